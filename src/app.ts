@@ -1,0 +1,124 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import packageJson from '../package.json' with { type: 'json' };
+import type { Dependencies } from './dependencies.ts';
+import { docsRoutes } from './features/docs/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { limitBody } from './http/body.ts';
+import { cors } from './http/cors.ts';
+import type { AppEnv } from './http/env.ts';
+import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
+import { requestId } from './http/request-id.ts';
+import { requestLog } from './http/request-log.ts';
+import { RouteTable } from './http/route-table.ts';
+
+/**
+ * Route prefixes that answer errors in an envelope of their own (the AI routes keep ai-api.md's
+ * lower-case codes); everything else uses the backend envelope of contract.md.
+ */
+export interface ErrorStyle {
+  prefix: string;
+  render: (c: Context<AppEnv>, error: ApiError) => Response;
+}
+
+const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'NOT_CONFIGURED',
+};
+
+/** Paths that read their own (multipart) bodies with their own limits. */
+const STREAMED_UPLOAD_PATHS = new Set<string>();
+
+export function createApp(deps: Dependencies) {
+  const app = new OpenAPIHono<AppEnv>();
+  const errorStyles: ErrorStyle[] = [];
+  let routeTable: RouteTable | null = null;
+  const routes = () => {
+    routeTable ??= new RouteTable(app.routes);
+    return routeTable;
+  };
+
+  function toApiError(error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    if (error instanceof HTTPException) {
+      const code = HTTP_STATUS_CODES[error.status] ?? 'INTERNAL_ERROR';
+      const message =
+        code === 'VALIDATION_ERROR' && /json/i.test(error.message)
+          ? 'The request body is not valid JSON.'
+          : error.message || 'The request could not be handled.';
+      return new ApiError(code, message);
+    }
+    return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side; please try again.');
+  }
+
+  function renderError(c: Context<AppEnv>, error: ApiError): Response {
+    const style = errorStyles.find((s) => c.req.path.startsWith(s.prefix));
+    return style ? style.render(c, error) : sendError(c, error);
+  }
+
+  app.use('*', requestId());
+  app.use('*', async function injectDependencies(c, next) {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use('*', requestLog(deps.logger));
+  app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
+  app.use('*', async function securityHeaders(c, next) {
+    c.header('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use('*', limitBody({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) }));
+
+  app.route('/', healthRoutes());
+  app.route('/', docsRoutes());
+
+  const openApiDocument = () =>
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Agency website backend',
+        version: packageJson.version,
+        description:
+          'The backend of the agency website. Backend routes answer errors as ' +
+          '`{"success":false,"error":{"code","message","requestId"}}`; the AI routes under `/api/ai/*` ' +
+          'use `{"error":{"code","message"}}` with lower-case codes. Every response carries `X-Request-Id`.',
+      },
+    });
+  let builtDocument: ReturnType<typeof openApiDocument> | null = null;
+  app.get('/openapi.json', (c) => {
+    builtDocument ??= openApiDocument();
+    return c.json(builtDocument);
+  });
+
+  app.notFound((c) => {
+    const allowed = routes().allowedMethods(c.req.path);
+    if (allowed) {
+      return renderError(
+        c,
+        new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}.`, {
+          headers: { Allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return renderError(c, new ApiError('NOT_FOUND', `No route matches ${c.req.path}.`));
+  });
+
+  app.onError((error, c) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      (c.var.logger ?? deps.logger).error({ err: error, requestId: c.var.requestId }, 'request failed');
+    }
+    return renderError(c, apiError);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

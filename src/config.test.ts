@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('configuration', () => {
+  it('has the defaults of contract.md', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8787);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.databaseUrl).toBe('sqlite:./data/app.db');
+    expect(config.publicBaseUrl).toBe('http://localhost:8787');
+    expect(config.siteOrigin).toBe('http://localhost:5173');
+    expect(config.wwwSiteOrigin).toBeNull();
+    expect(config.wizardUrl).toBe('http://localhost:5173/wizard');
+    expect(config.ai).toBeNull();
+    expect(config.captcha).toEqual({
+      secret: undefined,
+      verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+      minScore: 0.5,
+    });
+    expect(config.pipedrive.apiUrl).toBe('https://api.pipedrive.com');
+    expect(config.postsCacheTtlSeconds).toBe(300);
+    expect(config.prototypes.monthlyLimit).toBe(2);
+    expect(config.filters).toEqual({ spam: true, vendor: true });
+    expect(config.trustProxy).toBe('none');
+    expect(config.fetchAllowHosts).toEqual([]);
+    expect(config.corsOrigins).toEqual(['http://localhost:5173', 'http://localhost:3000']);
+  });
+
+  it('derives the www origin and the CORS allowlist from SITE_ORIGIN', () => {
+    const config = loadConfig({ SITE_ORIGIN: 'https://agency.example', PORT: '9000' });
+    expect(config.wwwSiteOrigin).toBe('https://www.agency.example');
+    expect(config.corsOrigins).toEqual([
+      'https://agency.example',
+      'https://www.agency.example',
+      'http://localhost:5173',
+      'http://localhost:3000',
+    ]);
+    expect(config.wizardUrl).toBe('https://agency.example/wizard');
+    expect(config.publicBaseUrl).toBe('http://localhost:9000');
+  });
+
+  it('disables a filter only for the exact string false', () => {
+    expect(loadConfig({ SPAM_FILTER_ENABLED: 'false' }).filters.spam).toBe(false);
+    expect(loadConfig({ SPAM_FILTER_ENABLED: 'no' }).filters.spam).toBe(true);
+    expect(loadConfig({ VENDOR_FILTER_ENABLED: 'false' }).filters.vendor).toBe(false);
+  });
+
+  it.each([
+    [{ ADMIN_API_SECRET: 'same', CHAT_API_SECRET: 'same' }, 'ADMIN_API_SECRET'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ AI_BASE_URL: 'not a url', AI_MODEL: 'm' }, 'AI_BASE_URL'],
+    [{ AI_BASE_URL: 'http://llm.local/v1' }, 'AI_MODEL'],
+    [{ SALES_AGENT_WS_URL: 'http://agent' }, 'SALES_AGENT_WS_URL'],
+    [{ CAPTCHA_MIN_SCORE: '2' }, 'CAPTCHA_MIN_SCORE'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ NODE_ENV: 'production' }, 'CAPTCHA_SECRET'],
+  ])('refuses %o naming %s', (env, variable) => {
+    const error = refusal(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(variable)).toBe(true);
+  });
+
+  it('lets production run without CAPTCHA only when CAPTCHA_DISABLED=true', () => {
+    expect(loadConfig({ NODE_ENV: 'production', CAPTCHA_DISABLED: 'true' }).captcha.secret).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'production', CAPTCHA_SECRET: 's' }).captcha.secret).toBe('s');
+  });
+
+  it('exits non-zero with one line naming the variable', () => {
+    const result = spawnSync(process.execPath, ['src/main.ts'], {
+      env: { PATH: process.env.PATH, ADMIN_API_SECRET: 'x', CHAT_API_SECRET: 'x' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('ADMIN_API_SECRET');
+    expect(result.stderr).not.toContain('x x');
+  });
+});

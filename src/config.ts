@@ -1,0 +1,273 @@
+import { z } from 'zod';
+
+/**
+ * The environment schema. Every variable of ../shared/spec/contract.md plus the few this service adds
+ * (documented in the README's configuration table, which `npm run config:table` prints from here).
+ * Parsed once in main.ts; nothing below main.ts reads process.env.
+ */
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const optionalUrl = (protocols: string[]) =>
+  optionalString.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be an absolute URL (${protocols.join(' or ')})` },
+  );
+
+const urlWithDefault = (fallback: string, protocols = ['http:', 'https:']) =>
+  optionalUrl(protocols).transform((v) => v ?? fallback);
+
+const integer = (fallback: number, min: number, max: number) =>
+  optionalString
+    .refine((v) => v === undefined || /^\d+$/.test(v), { message: 'must be a whole number' })
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(z.number().int().min(min).max(max));
+
+const flag = (fallback: boolean) =>
+  optionalString.transform((v) => (v === undefined ? fallback : v.toLowerCase() !== 'false'));
+
+export const envSchema = z.object({
+  NODE_ENV: optionalString.transform((v) => v ?? 'development'),
+  PORT: integer(8787, 0, 65535),
+  HOST: optionalString.transform((v) => v ?? '0.0.0.0'),
+  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  DATABASE_URL: optionalString
+    .transform((v) => v ?? 'sqlite:./data/app.db')
+    .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), {
+      message: 'must be sqlite:<path>, sqlite::memory: or postgres://…',
+    }),
+  SITE_ORIGIN: urlWithDefault('http://localhost:5173'),
+  WWW_SITE_ORIGIN: optionalUrl(['http:', 'https:']),
+  WIZARD_URL: optionalUrl(['http:', 'https:']),
+  AI_BASE_URL: optionalUrl(['http:', 'https:']),
+  AI_API_KEY: optionalString,
+  AI_MODEL: optionalString,
+  AI_TIMEOUT_MS: integer(20_000, 100, 600_000),
+  CHAT_API_SECRET: optionalString,
+  ADMIN_API_SECRET: optionalString,
+  CACHE_API_SECRET: optionalString,
+  METRICS_API_SECRET: optionalString,
+  CAPTCHA_SECRET: optionalString,
+  CAPTCHA_VERIFY_URL: urlWithDefault('https://www.google.com/recaptcha/api/siteverify'),
+  CAPTCHA_MIN_SCORE: optionalString
+    .refine((v) => v === undefined || (/^\d*\.?\d+$/.test(v) && Number(v) <= 1), {
+      message: 'must be a number between 0 and 1',
+    })
+    .transform((v) => (v === undefined ? 0.5 : Number(v))),
+  CAPTCHA_DISABLED: optionalString.transform((v) => v?.toLowerCase() === 'true'),
+  PIPEDRIVE_API_TOKEN: optionalString,
+  PIPEDRIVE_API_URL: urlWithDefault('https://api.pipedrive.com'),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: optionalString.transform((v) => v ?? 'Agency <no-reply@localhost>'),
+  SUPPORT_EMAIL: optionalString.transform((v) => v ?? 'support@localhost'),
+  CRM_BCC_EMAIL: optionalString,
+  SALES_AGENT_WS_URL: optionalUrl(['ws:', 'wss:']),
+  WORDPRESS_API_URL: optionalUrl(['http:', 'https:']),
+  POSTS_CACHE_TTL_SECONDS: integer(300, 0, 31_536_000),
+  PAGESPEED_API_KEY: optionalString,
+  PAGESPEED_API_URL: urlWithDefault('https://www.googleapis.com/pagespeedonline/v5/runPagespeed'),
+  CHROME_PATH: optionalString,
+  SPAM_FILTER_ENABLED: optionalString.transform((v) => v !== 'false'),
+  VENDOR_FILTER_ENABLED: optionalString.transform((v) => v !== 'false'),
+  PROTOTYPE_MONTHLY_LIMIT: integer(2, 0, 100_000),
+  PROTOTYPE_GENERATOR: z
+    .enum(['builtin', 'llm', 'v0'])
+    .optional()
+    .transform((v) => v ?? 'builtin'),
+  V0_API_KEY: optionalString,
+  V0_API_URL: urlWithDefault('https://api.v0.dev/v1'),
+  TRUST_PROXY: z
+    .enum(['none', 'cloudflare', 'xff'])
+    .optional()
+    .transform((v) => v ?? 'none'),
+  FETCH_ALLOW_HOSTS: optionalString.transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+  UPLOADS_DIR: optionalString,
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .transform((v) => v ?? 'info'),
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
+  WORKERS_ENABLED: flag(true),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: string;
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string;
+  siteOrigin: string;
+  wwwSiteOrigin: string | null;
+  /** Every origin CORS echoes: the site's two plus the local development ones. */
+  corsOrigins: string[];
+  wizardUrl: string;
+  ai: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
+  secrets: {
+    chat: string | undefined;
+    admin: string | undefined;
+    cache: string | undefined;
+    /** Protects /metrics; the admin secret is accepted too. */
+    metrics: string | undefined;
+  };
+  captcha: { secret: string | undefined; verifyUrl: string; minScore: number };
+  pipedrive: { token: string | undefined; apiUrl: string };
+  mail: { smtpUrl: string | undefined; from: string; supportEmail: string; crmBccEmail: string | undefined };
+  salesAgentWsUrl: string | undefined;
+  wordpressApiUrl: string | undefined;
+  postsCacheTtlSeconds: number;
+  pagespeed: { apiKey: string | undefined; apiUrl: string; chromePath: string | undefined };
+  filters: { spam: boolean; vendor: boolean };
+  prototypes: {
+    monthlyLimit: number;
+    generator: 'builtin' | 'llm' | 'v0';
+    v0: { apiKey: string | undefined; apiUrl: string };
+  };
+  trustProxy: 'none' | 'cloudflare' | 'xff';
+  fetchAllowHosts: string[];
+  uploadsDir: string | undefined;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+  workersEnabled: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(`${variable} ${message}`);
+    this.variable = variable;
+  }
+}
+
+const LOCAL_DEV_ORIGINS = ['http://localhost:5173', 'http://localhost:3000'];
+
+function deriveWwwOrigin(siteOrigin: string): string | null {
+  const url = new URL(siteOrigin);
+  const host = url.hostname;
+  if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('www.'))
+    return null;
+  url.hostname = `www.${host}`;
+  return url.origin;
+}
+
+/** Parses and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, issue?.message ?? 'is invalid');
+  }
+  const e = parsed.data;
+
+  if (e.ADMIN_API_SECRET && e.CHAT_API_SECRET && e.ADMIN_API_SECRET === e.CHAT_API_SECRET) {
+    throw new ConfigError(
+      'ADMIN_API_SECRET',
+      'must not equal CHAT_API_SECRET (the chat secret ships to browsers)',
+    );
+  }
+  if (e.NODE_ENV === 'production' && !e.CAPTCHA_SECRET && e.CAPTCHA_DISABLED !== true) {
+    throw new ConfigError(
+      'CAPTCHA_SECRET',
+      'is required when NODE_ENV=production (or set CAPTCHA_DISABLED=true)',
+    );
+  }
+  if (e.AI_BASE_URL && !e.AI_MODEL) {
+    throw new ConfigError('AI_MODEL', 'is required when AI_BASE_URL is set');
+  }
+
+  const siteOrigin = new URL(e.SITE_ORIGIN).origin;
+  const wwwSiteOrigin = e.WWW_SITE_ORIGIN ? new URL(e.WWW_SITE_ORIGIN).origin : deriveWwwOrigin(siteOrigin);
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl,
+    databaseUrl: e.DATABASE_URL,
+    siteOrigin,
+    wwwSiteOrigin,
+    corsOrigins: [...new Set([siteOrigin, ...(wwwSiteOrigin ? [wwwSiteOrigin] : []), ...LOCAL_DEV_ORIGINS])],
+    wizardUrl: e.WIZARD_URL ?? `${siteOrigin}/wizard`,
+    ai: e.AI_BASE_URL
+      ? {
+          baseUrl: e.AI_BASE_URL.replace(/\/+$/, ''),
+          apiKey: e.AI_API_KEY,
+          model: e.AI_MODEL ?? '',
+          timeoutMs: e.AI_TIMEOUT_MS,
+        }
+      : null,
+    secrets: {
+      chat: e.CHAT_API_SECRET,
+      admin: e.ADMIN_API_SECRET,
+      cache: e.CACHE_API_SECRET,
+      metrics: e.METRICS_API_SECRET,
+    },
+    captcha: {
+      secret: e.CAPTCHA_DISABLED === true ? undefined : e.CAPTCHA_SECRET,
+      verifyUrl: e.CAPTCHA_VERIFY_URL,
+      minScore: e.CAPTCHA_MIN_SCORE,
+    },
+    pipedrive: { token: e.PIPEDRIVE_API_TOKEN, apiUrl: e.PIPEDRIVE_API_URL.replace(/\/+$/, '') },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      supportEmail: e.SUPPORT_EMAIL,
+      crmBccEmail: e.CRM_BCC_EMAIL,
+    },
+    salesAgentWsUrl: e.SALES_AGENT_WS_URL,
+    wordpressApiUrl: e.WORDPRESS_API_URL?.replace(/\/+$/, ''),
+    postsCacheTtlSeconds: e.POSTS_CACHE_TTL_SECONDS,
+    pagespeed: { apiKey: e.PAGESPEED_API_KEY, apiUrl: e.PAGESPEED_API_URL, chromePath: e.CHROME_PATH },
+    filters: { spam: e.SPAM_FILTER_ENABLED, vendor: e.VENDOR_FILTER_ENABLED },
+    prototypes: {
+      monthlyLimit: e.PROTOTYPE_MONTHLY_LIMIT,
+      generator: e.PROTOTYPE_GENERATOR,
+      v0: { apiKey: e.V0_API_KEY, apiUrl: e.V0_API_URL.replace(/\/+$/, '') },
+    },
+    trustProxy: e.TRUST_PROXY,
+    fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
+    uploadsDir: e.UPLOADS_DIR,
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    workersEnabled: e.WORKERS_ENABLED,
+  };
+}
+
+/** One line for the start-up log: which outside services are real and which are offline defaults. */
+export function describeServices(config: Config): Record<string, string> {
+  return {
+    database: config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgresql',
+    llm: config.ai
+      ? `openai-compatible (${new URL(config.ai.baseUrl).host}, ${config.ai.model})`
+      : 'built-in offline engine',
+    captcha: config.captcha.secret
+      ? `siteverify (${new URL(config.captcha.verifyUrl).host})`
+      : 'not enforced',
+    crm: config.pipedrive.token ? 'pipedrive' : 'skipped',
+    mail: config.mail.smtpUrl ? `smtp (${new URL(config.mail.smtpUrl).host})` : 'stored outbox',
+    salesAgent: config.salesAgentWsUrl
+      ? `websocket (${new URL(config.salesAgentWsUrl).host})`
+      : 'built-in agent',
+    wordpress: config.wordpressApiUrl ? new URL(config.wordpressApiUrl).host : 'not configured',
+    pagespeed: config.pagespeed.apiKey ? 'pagespeed insights' : 'local lighthouse',
+    prototypes: config.prototypes.generator,
+  };
+}

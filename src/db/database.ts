@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { createNodeSqliteDialect, openSqlite } from './node-sqlite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Opens the database named by DATABASE_URL: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
+export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+  if (url.startsWith('sqlite:')) {
+    const location = url.slice('sqlite:'.length);
+    const path = location === ':memory:' ? ':memory:' : resolve(location);
+    const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(openSqlite(path)) });
+    return { db, engine: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    // Epoch-millisecond columns are bigint; they fit in a double, so read them as numbers.
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === INT8_OID || oid === NUMERIC_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format as 'text'),
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+export function engineOf(db: DbOrTx | Kysely<unknown>): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Runs `fn` in a transaction, or inside the one passed in. */
+export async function withTransaction<T>(
+  db: DbOrTx,
+  fn: (tx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (db.isTransaction) return fn(db as Transaction<Database>);
+  return db.transaction().execute(fn);
+}

@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+
+declare module './schema.ts' {
+  interface Database {
+    rate_limits: { key: string; count: number; window_end: number };
+    counters: { name: string; value: number };
+  }
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  count: number;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Fixed-window counters in the database, so a limit holds across every instance. One upsert both
+ * counts and reads, so two instances cannot both take the last slot.
+ */
+export class RateLimiter {
+  readonly #db: Db;
+  readonly #now: () => number;
+
+  constructor(db: Db, now: () => number = Date.now) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = this.#now();
+    const windowEnd = now + windowMs;
+    const row = await this.#db
+      .insertInto('rate_limits')
+      .values({ key, count: 1, window_end: windowEnd })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql<number>`case when rate_limits.window_end <= ${now} then 1 else rate_limits.count + 1 end`,
+          window_end: sql<number>`case when rate_limits.window_end <= ${now} then ${windowEnd} else rate_limits.window_end end`,
+        }),
+      )
+      .returning(['count', 'window_end'])
+      .executeTakeFirstOrThrow();
+    const count = Number(row.count);
+    return {
+      allowed: count <= limit,
+      count,
+      limit,
+      remaining: Math.max(0, limit - count),
+      retryAfterSeconds: Math.max(1, Math.ceil((Number(row.window_end) - now) / 1000)),
+    };
+  }
+
+  async prune(): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('rate_limits')
+      .where('window_end', '<=', this.#now())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+/** Monotonic named counters shared by every instance (bot drops, cache hits, …). */
+export async function incrementCounter(db: Db, name: string, by = 1): Promise<void> {
+  await db
+    .insertInto('counters')
+    .values({ name, value: by })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql<number>`counters.value + ${by}` }))
+    .execute();
+}
+
+export async function readCounters(db: Db, names: string[]): Promise<Record<string, number>> {
+  const result: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  if (names.length === 0) return result;
+  const rows = await db.selectFrom('counters').select(['name', 'value']).where('name', 'in', names).execute();
+  for (const row of rows) result[row.name] = Number(row.value);
+  return result;
+}

@@ -1,0 +1,53 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import ipaddr from 'ipaddr.js';
+import type { Config } from '../config.ts';
+
+export interface ClientOrigin {
+  /** The visitor's IP as this service trusts it, or null when it cannot be known. */
+  ip: string | null;
+  /** ISO country code from a trusted proxy header (Cloudflare), else null; see integrations/geoip. */
+  country: string | null;
+}
+
+function normalizeIp(value: string | undefined | null): string | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (!ipaddr.isValid(trimmed)) return null;
+  const parsed = ipaddr.parse(trimmed);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (parsed as ipaddr.IPv6).toIPv4Address().toString();
+  }
+  return parsed.toString();
+}
+
+function socketIp(c: Context): string | null {
+  try {
+    return normalizeIp(getConnInfo(c).remote.address);
+  } catch {
+    // app.request() in tests has no socket.
+    return null;
+  }
+}
+
+/**
+ * The one place that decides who the client is, per TRUST_PROXY:
+ * - `none`: the socket's peer address;
+ * - `cloudflare`: `CF-Connecting-IP` and `CF-IPCountry`;
+ * - `xff`: the right-most `X-Forwarded-For` entry, i.e. the address our own proxy saw (entries to its
+ *   left are written by the client and cannot be trusted).
+ */
+export function clientOrigin(c: Context, trustProxy: Config['trustProxy']): ClientOrigin {
+  if (trustProxy === 'cloudflare') {
+    const country = c.req.header('cf-ipcountry')?.trim().toUpperCase();
+    return {
+      ip: normalizeIp(c.req.header('cf-connecting-ip')) ?? socketIp(c),
+      country: country && /^[A-Z]{2}$/.test(country) && country !== 'XX' ? country : null,
+    };
+  }
+  if (trustProxy === 'xff') {
+    const entries = (c.req.header('x-forwarded-for') ?? '').split(',');
+    return { ip: normalizeIp(entries[entries.length - 1]) ?? socketIp(c), country: null };
+  }
+  return { ip: socketIp(c), country: null };
+}

@@ -1,0 +1,59 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The backend error codes of contract.md and their HTTP statuses (exhaustive). */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  CAPTCHA_FAILED: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  EXTERNAL_SERVICE_ERROR: 502,
+  NOT_CONFIGURED: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorEnvelope {
+  success: false;
+  error: { code: ErrorCode; message: string; requestId: string };
+}
+
+/** The one error type of the backend routes; `onError` turns it into the envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.headers = options.headers ?? {};
+    this.details = options.details;
+  }
+
+  get status(): ContentfulStatusCode {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function errorEnvelope(code: ErrorCode, message: string, requestId: string): ErrorEnvelope {
+  return { success: false, error: { code, message, requestId } };
+}
+
+export function sendError(c: Context, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  const body = errorEnvelope(error.code, error.message, c.get('requestId') ?? '');
+  if (error.details) Object.assign(body.error, error.details);
+  return c.json(body, error.status);
+}

@@ -1,0 +1,238 @@
+import { request as httpRequest } from 'node:http';
+import { createRoute, z } from '@hono/zod-openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestContext } from '../testing/test-app.ts';
+import { requireJson } from './body.ts';
+import { LIMITS } from './limits.ts';
+import { createRouter } from './openapi.ts';
+
+/** A JSON route like the features', to exercise the shared body handling. */
+function echoRoutes() {
+  const route = createRoute({
+    method: 'post',
+    path: '/test/echo',
+    middleware: [requireJson] as const,
+    request: {
+      body: {
+        required: true,
+        content: { 'application/json': { schema: z.object({ name: z.string().max(10) }) } },
+      },
+    },
+    responses: { 200: { description: 'echo' } },
+  });
+  return createRouter().openapi(route, (c) => c.json({ name: c.req.valid('json').name }, 200));
+}
+
+let ctx: TestContext & { url: string };
+
+beforeAll(async () => {
+  ctx = await startTestServer({
+    env: { SITE_ORIGIN: 'https://agency.example' },
+    extend: (app) => app.route('/', echoRoutes()),
+  });
+});
+afterAll(() => ctx.close());
+
+const get = (path: string, init?: RequestInit) => fetch(`${ctx.url}${path}`, init);
+
+function expectEnvelope(body: unknown, code: string) {
+  expect(body).toMatchObject({
+    success: false,
+    error: { code, message: expect.any(String), requestId: expect.any(String) },
+  });
+}
+
+describe('health', () => {
+  it('GET / names the service with its version and an ISO timestamp', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { name: string; version: string; timestamp: string };
+    expect(body.name).toBe('agency-backend');
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
+  });
+
+  it('GET /health answers OK', async () => {
+    const res = await get('/health');
+    expect(await res.json()).toEqual({ status: 'OK' });
+  });
+});
+
+describe('request id', () => {
+  it('keeps a sane caller id and replaces hostile ones', async () => {
+    expect(
+      (await get('/health', { headers: { 'X-Request-Id': 'abc.DEF_123-x' } })).headers.get('x-request-id'),
+    ).toBe('abc.DEF_123-x');
+    for (const hostile of ['a'.repeat(129), 'a b', 'x'.repeat(10_000), '<script>']) {
+      const id = (await get('/health', { headers: { 'X-Request-Id': hostile } })).headers.get('x-request-id');
+      expect(id).not.toBe(hostile);
+      expect(id).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    }
+  });
+
+  it('survives a CRLF injection attempt on the raw socket', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${ctx.url}/health`, { headers: { 'X-Request-Id': 'ok' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    const raw = await rawRequest(
+      'GET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\rb\r\nConnection: close\r\n\r\n',
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect((await get('/health')).status).toBe(200);
+  });
+
+  it('logs one line per request with id, route, status and duration', async () => {
+    await get('/health', { headers: { 'X-Request-Id': 'log-line-check' } });
+    const line = ctx.logs.lines.find((l) => l.requestId === 'log-line-check' && l.msg === 'request');
+    expect(line).toMatchObject({
+      method: 'GET',
+      route: '/health',
+      status: 200,
+      durationMs: expect.any(Number),
+    });
+  });
+});
+
+describe('CORS', () => {
+  it('echoes an allowed origin with Vary: Origin and never a wildcard', async () => {
+    for (const origin of ['https://agency.example', 'https://www.agency.example', 'http://localhost:3000']) {
+      const res = await get('/health', { headers: { Origin: origin } });
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(res.headers.get('vary')).toContain('Origin');
+    }
+    const other = await get('/health', { headers: { Origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(other.headers.get('vary')).toContain('Origin');
+  });
+
+  it('answers preflights with 204, 405 for a method the path lacks, 404 for unknown paths', async () => {
+    const ok = await get('/test/echo', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agency.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://agency.example');
+    expect(ok.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    const wrong = await get('/test/echo', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agency.example', 'Access-Control-Request-Method': 'DELETE' },
+    });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await get('/nowhere', { method: 'OPTIONS' })).status).toBe(404);
+  });
+});
+
+describe('routing errors', () => {
+  it('404 for unknown paths and 405 with Allow for wrong methods, in the envelope', async () => {
+    const missing = await get('/no/such/path');
+    expect(missing.status).toBe(404);
+    expectEnvelope(await missing.json(), 'NOT_FOUND');
+    const wrong = await get('/health', { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    const body = (await wrong.json()) as { error: { requestId: string } };
+    expectEnvelope(body, 'METHOD_NOT_ALLOWED');
+    expect(body.error.requestId).toBe(wrong.headers.get('x-request-id'));
+  });
+});
+
+describe('JSON bodies', () => {
+  const post = (body: BodyInit, contentType = 'application/json') =>
+    get('/test/echo', { method: 'POST', body, headers: { 'Content-Type': contentType } });
+
+  it('accepts a valid body', async () => {
+    const res = await post(JSON.stringify({ name: 'Ana', extra: true }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ name: 'Ana' });
+  });
+
+  it.each([
+    ['malformed JSON', '{"name":', 400, 'VALIDATION_ERROR'],
+    ['an array', '[1,2]', 400, 'VALIDATION_ERROR'],
+    ['a string', '"hello"', 400, 'VALIDATION_ERROR'],
+    ['null', 'null', 400, 'VALIDATION_ERROR'],
+    ['a wrong type', '{"name":42}', 400, 'VALIDATION_ERROR'],
+    ['a field over its limit', '{"name":"abcdefghijk"}', 400, 'VALIDATION_ERROR'],
+  ])('refuses %s', async (_label, body, status, code) => {
+    const res = await post(body);
+    expect(res.status).toBe(status);
+    expectEnvelope(await res.json(), code);
+  });
+
+  it('refuses a non-JSON content type with 415', async () => {
+    const res = await post('name=Ana', 'application/x-www-form-urlencoded');
+    expect(res.status).toBe(415);
+    expectEnvelope(await res.json(), 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('refuses a declared oversized body with 413 before reading it', async () => {
+    const res = await post(JSON.stringify({ name: 'x'.repeat(LIMITS.jsonBodyBytes + 1) }));
+    expect(res.status).toBe(413);
+    expectEnvelope(await res.json(), 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('cuts a chunked body at the limit without buffering all of it', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        `${ctx.url}/test/echo`,
+        { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      const pump = () => {
+        // Up to 64 MiB offered; the server answers long before.
+        while (sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    expect((await get('/health')).status).toBe(200);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves the generated document and a docs page', async () => {
+    const doc = (await (await get('/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/health');
+    const docs = await get('/docs');
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect((await get('/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+  });
+});
+
+function rawRequest(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    import('node:net').then(({ connect }) => {
+      const url = new URL(ctx.url);
+      const socket = connect(Number(url.port), url.hostname, () => socket.end(text));
+      let data = '';
+      socket.on('data', (d) => {
+        data += d.toString();
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+  });
+}

@@ -1,0 +1,141 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createTestDatabase, type TestDatabase, testEngines } from '../testing/database.ts';
+import { BACKOFF_BASE_MS, backoffDelayMs, JobQueue } from './job-queue.ts';
+import { namedQueue, PermanentJobError, QueueWorker } from './worker.ts';
+
+const engines = await testEngines();
+const silent = pino({ level: 'silent' });
+
+describe('backoff', () => {
+  it('doubles per attempt within ±20% and is capped', () => {
+    expect(backoffDelayMs(1, 1000, () => 0.5)).toBe(1000);
+    expect(backoffDelayMs(3, 1000, () => 0.5)).toBe(4000);
+    expect(backoffDelayMs(3, 1000, () => 0)).toBe(3200);
+    expect(backoffDelayMs(50, 1000, () => 0.5)).toBe(15 * 60 * 1000);
+  });
+});
+
+describe.each(engines)('job queue on %s', (engine) => {
+  let database: TestDatabase;
+  let now = 10_000_000;
+  const clock = () => now;
+
+  async function fresh() {
+    database = await createTestDatabase(engine);
+    await migrateToLatest(database.handle.db);
+    return new JobQueue(database.handle.db, { now: clock });
+  }
+  afterEach(() => database?.dispose());
+
+  it('enqueues once per idempotency key', async () => {
+    const queue = await fresh();
+    const first = await queue.enqueue('mail', { to: 'a' }, { idempotencyKey: 'lead-1:confirmation' });
+    const second = await queue.enqueue('mail', { to: 'a' }, { idempotencyKey: 'lead-1:confirmation' });
+    const other = await queue.enqueue('crm', { to: 'a' }, { idempotencyKey: 'lead-1:confirmation' });
+    expect(first.created).toBe(true);
+    expect(second).toEqual({ id: first.id, created: false });
+    expect(other.created).toBe(true);
+    expect((await queue.status('mail')).counts.pending).toBe(1);
+  });
+
+  it('honours delays and claims in run order, each job once', async () => {
+    const queue = await fresh();
+    await queue.enqueue('q', 'later', { delayMs: 5000 });
+    await queue.enqueue('q', 'now');
+    const first = await queue.claim<string>('q', 1000);
+    expect(first?.payload).toBe('now');
+    expect(first?.attempt).toBe(1);
+    expect(await queue.claim('q', 1000)).toBeNull();
+    await queue.complete(first!);
+    now += 5000;
+    expect((await queue.claim<string>('q', 1000))?.payload).toBe('later');
+  });
+
+  it('retries with exponential backoff, then keeps the job dead for inspection', async () => {
+    const queue = await fresh();
+    await queue.enqueue('q', { x: 1 }, { maxAttempts: 3 });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const job = await queue.claim('q', 1000);
+      expect(job?.attempt).toBe(attempt);
+      const next = await queue.fail(job!, new Error(`boom ${attempt}`));
+      expect(next).toBe(attempt < 3 ? 'pending' : 'dead');
+      if (attempt < 3) {
+        expect(await queue.claim('q', 1000)).toBeNull(); // waiting out the backoff
+        now += BACKOFF_BASE_MS * 2 ** attempt;
+      }
+    }
+    const status = await queue.status('q');
+    expect(status.counts.dead).toBe(1);
+    const [dead] = await queue.list('q', { status: 'dead' });
+    expect(dead?.lastError).toBe('boom 3');
+    expect(await queue.retryDead('q')).toBe(1);
+    expect((await queue.claim('q', 1000))?.attempt).toBe(1);
+  });
+
+  it('re-runs a job whose lease expired, and fences out the old owner', async () => {
+    const queue = await fresh();
+    await queue.enqueue('q', 'work');
+    const lost = await queue.claim('q', 1000);
+    expect(await queue.claim('q', 1000)).toBeNull();
+    now += 1001;
+    const taken = await queue.claim('q', 1000);
+    expect(taken?.id).toBe(lost?.id);
+    expect(taken?.attempt).toBe(2);
+    expect(await queue.complete(lost!)).toBe(false);
+    expect(await queue.heartbeat(lost!, 1000)).toBe(false);
+    expect(await queue.complete(taken!)).toBe(true);
+    expect((await queue.status('q')).counts.completed).toBe(1);
+  });
+
+  it('clears every job that is not running', async () => {
+    const queue = await fresh();
+    await queue.enqueue('q', 1);
+    await queue.enqueue('q', 2);
+    await queue.claim('q', 60_000);
+    expect(await queue.clear('q')).toBe(1);
+    expect((await queue.status('q')).counts).toEqual({ pending: 0, running: 1, completed: 0, dead: 0 });
+  });
+
+  it('worker runs handlers, retries failures and reports dead jobs once', async () => {
+    const queue = await fresh();
+    const worker = new QueueWorker(queue, silent);
+    const seen: string[] = [];
+    const deadPayloads: string[] = [];
+    worker.register<string>({
+      name: 'emails',
+      maxAttempts: 2,
+      handle: async (payload) => {
+        seen.push(payload);
+        if (payload === 'bad') throw new PermanentJobError('no such mailbox');
+      },
+      onDead: async (payload) => void deadPayloads.push(payload),
+    });
+    const emails = namedQueue<string>(queue, { name: 'emails', maxAttempts: 2 });
+    await emails.enqueue('good');
+    await emails.enqueue('bad');
+    expect(await worker.drain('emails')).toBe(2);
+    expect(seen.sort()).toEqual(['bad', 'good']);
+    expect(deadPayloads).toEqual(['bad']);
+    expect((await emails.status()).counts).toMatchObject({ completed: 1, dead: 1 });
+  });
+});
+
+describe('job queue restart survival (SQLite file)', () => {
+  it('keeps pending jobs across a close and reopen', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'queue-')), 'app.db');
+    const first = await createTestDatabase('sqlite', { sqlitePath: path });
+    await migrateToLatest(first.handle.db);
+    await new JobQueue(first.handle.db).enqueue('q', { survive: true });
+    await first.dispose();
+    const second = await createTestDatabase('sqlite', { sqlitePath: path });
+    await migrateToLatest(second.handle.db);
+    const job = await new JobQueue(second.handle.db).claim<{ survive: boolean }>('q', 1000);
+    expect(job?.payload).toEqual({ survive: true });
+    await second.dispose();
+  });
+});

@@ -1,0 +1,167 @@
+import type { Logger } from 'pino';
+import type { ClaimedJob, EnqueueOptions, EnqueueResult, JobQueue, QueueStatus } from './job-queue.ts';
+
+/** Thrown by a handler for a failure that retrying cannot fix: the job goes straight to `dead`. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
+
+export interface QueueDefinition<T> {
+  name: string;
+  handle: (payload: T, job: ClaimedJob<T>) => Promise<void>;
+  /** Called once when the job is dead (attempts used up or permanent failure). */
+  onDead?: (payload: T, error: unknown) => Promise<void>;
+  concurrency?: number;
+  leaseMs?: number;
+  maxAttempts?: number;
+}
+
+/** A typed face of one named queue: the `/enqueue`, `/status` and `/clear` operations of the spec. */
+export interface NamedQueue<T> {
+  readonly name: string;
+  enqueue(payload: T, options?: EnqueueOptions): Promise<EnqueueResult>;
+  status(): Promise<QueueStatus>;
+  clear(): Promise<number>;
+  retryDead(jobId?: string): Promise<number>;
+}
+
+export function namedQueue<T>(queue: JobQueue, definition: Pick<QueueDefinition<T>, 'name' | 'maxAttempts'>) {
+  const named: NamedQueue<T> = {
+    name: definition.name,
+    enqueue: (payload, options = {}) =>
+      queue.enqueue(definition.name, payload, { maxAttempts: definition.maxAttempts, ...options }),
+    status: () => queue.status(definition.name),
+    clear: () => queue.clear(definition.name),
+    retryDead: (jobId) => queue.retryDead(definition.name, jobId),
+  };
+  return named;
+}
+
+const DEFAULT_LEASE_MS = 60_000;
+const IDLE_POLL_MS = 500;
+
+/**
+ * Runs the handlers of registered queues: each queue polls for due jobs with its own concurrency,
+ * renews the lease of running jobs, and on `stop()` claims nothing more and waits (within a bound)
+ * for running jobs to finish. Jobs it could not finish are re-run elsewhere once their lease expires.
+ */
+export class QueueWorker {
+  readonly #queue: JobQueue;
+  readonly #logger: Logger;
+  readonly #definitions: QueueDefinition<unknown>[] = [];
+  readonly #running = new Set<Promise<void>>();
+  readonly #wakers = new Set<() => void>();
+  #stopping = false;
+  #started = false;
+
+  constructor(queue: JobQueue, logger: Logger) {
+    this.#queue = queue;
+    this.#logger = logger;
+  }
+
+  register<T>(definition: QueueDefinition<T>): void {
+    if (this.#started) throw new Error('register queues before start()');
+    this.#definitions.push(definition as QueueDefinition<unknown>);
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    for (const definition of this.#definitions) {
+      for (let slot = 0; slot < (definition.concurrency ?? 1); slot++) {
+        this.#track(this.#loop(definition));
+      }
+    }
+  }
+
+  /** Wakes idle pollers now (after a local enqueue) instead of at their next poll. */
+  poke(): void {
+    for (const wake of this.#wakers) wake();
+  }
+
+  /** Processes due jobs of one queue until none is left; for tests and scripts. */
+  async drain(name: string): Promise<number> {
+    const definition = this.#definitions.find((d) => d.name === name);
+    if (!definition) throw new Error(`unknown queue ${name}`);
+    let processed = 0;
+    while (await this.#runOne(definition)) processed++;
+    return processed;
+  }
+
+  async stop(timeoutMs: number): Promise<void> {
+    this.#stopping = true;
+    this.poke();
+    const all = Promise.allSettled([...this.#running]);
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  #track(promise: Promise<void>): void {
+    this.#running.add(promise);
+    void promise.finally(() => this.#running.delete(promise));
+  }
+
+  async #loop(definition: QueueDefinition<unknown>): Promise<void> {
+    while (!this.#stopping) {
+      let worked = false;
+      try {
+        worked = await this.#runOne(definition);
+      } catch (error) {
+        this.#logger.error({ err: error, queue: definition.name }, 'queue poll failed');
+      }
+      if (!worked && !this.#stopping) await this.#idle();
+    }
+  }
+
+  #idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, IDLE_POLL_MS);
+      this.#wakers.add(wake);
+    });
+  }
+
+  async #runOne(definition: QueueDefinition<unknown>): Promise<boolean> {
+    const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
+    const job = await this.#queue.claim(definition.name, leaseMs);
+    if (!job) return false;
+    const log = this.#logger.child({ queue: definition.name, jobId: job.id, attempt: job.attempt });
+    if (job.attempt > job.maxAttempts) {
+      // Its worker died on the last attempt: count that as the final failure.
+      await this.#queue.fail(job, 'lease expired on the final attempt', { permanent: true });
+      await this.#dead(definition, job, new Error('lease expired'), log);
+      return true;
+    }
+    const heartbeat = setInterval(
+      () => {
+        void this.#queue.heartbeat(job, leaseMs).catch(() => {});
+      },
+      Math.max(1000, leaseMs / 3),
+    );
+    heartbeat.unref();
+    try {
+      await definition.handle(job.payload, job);
+      await this.#queue.complete(job);
+      log.debug('job completed');
+    } catch (error) {
+      const permanent = error instanceof PermanentJobError;
+      const next = await this.#queue.fail(job, error, { permanent });
+      log.warn({ err: error, next }, 'job failed');
+      if (next === 'dead') await this.#dead(definition, job, error, log);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return true;
+  }
+
+  async #dead(definition: QueueDefinition<unknown>, job: ClaimedJob, error: unknown, log: Logger) {
+    try {
+      await definition.onDead?.(job.payload, error);
+    } catch (deadError) {
+      log.error({ err: deadError }, 'onDead handler failed');
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import { type App, createApp } from './app.ts';
+import type { Dependencies } from './dependencies.ts';
+
+export interface RunningServer {
+  server: ServerType;
+  port: number;
+  url: string;
+  /** Stops accepting, lets in-flight requests and running jobs finish within the bound, closes the db. */
+  shutdown(): Promise<void>;
+}
+
+/** Serves the app on config.host:config.port (port 0 picks a free one) and starts the queue workers. */
+export async function startServer(deps: Dependencies, app: App = createApp(deps)): Promise<RunningServer> {
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () =>
+      resolve(s),
+    );
+  });
+  if ('requestTimeout' in server) {
+    // Slow-drip bodies and idle keep-alive sockets are cut instead of holding a connection forever.
+    server.requestTimeout = 60_000;
+    server.headersTimeout = 15_000;
+  }
+  if (deps.config.workersEnabled) deps.worker.start();
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  const shutdown = () => {
+    closing ??= (async () => {
+      const bound = deps.config.shutdownTimeoutMs;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      // Long-lived streams (SSE) end on the shutdown signal, aborted by deps.close() below; give plain
+      // requests the bound to finish first.
+      const timer = new Promise<void>((resolve) => setTimeout(resolve, bound).unref());
+      await Promise.race([closed, timer]);
+      await deps.close();
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    })();
+    return closing;
+  };
+  return { server, port, url: `http://127.0.0.1:${port}`, shutdown };
+}
