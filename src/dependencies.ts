@@ -4,6 +4,13 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { crmQueueDefinition } from './features/leads/crm-sync.ts';
+import { PrototypeQuota } from './features/leads/quota.ts';
+import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
+import type { CrmClient } from './integrations/crm/crm.ts';
+import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { emailQueueDefinition } from './integrations/mail/queue.ts';
+import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 
@@ -17,6 +24,14 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** CAPTCHA siteverify, or not enforced when CAPTCHA_SECRET is unset. */
+  captcha: CaptchaVerifier;
+  /** Pipedrive, or skipped when PIPEDRIVE_API_TOKEN is unset. */
+  crm: CrmClient;
+  /** SMTP, or the stored outbox when SMTP_URL is unset; send through `enqueueEmail`. */
+  mail: MailTransport;
+  /** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
+  quota: PrototypeQuota;
   /** Aborted when the process starts shutting down: long-lived streams end on it. */
   shutdownSignal: AbortSignal;
   close(): Promise<void>;
@@ -48,6 +63,10 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    captcha: createCaptchaVerifier(config.captcha),
+    crm: createCrmClient(config.pipedrive),
+    mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
+    quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
     shutdownSignal: shutdown.signal,
     async close() {
       shutdown.abort();
@@ -55,5 +74,7 @@ export async function createDependencies(
       await database.close();
     },
   };
+  worker.register(emailQueueDefinition(deps));
+  worker.register(crmQueueDefinition(deps));
   return deps;
 }
