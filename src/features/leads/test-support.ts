@@ -47,8 +47,12 @@ export function worldEnv(world: LeadsWorld, extra: Record<string, string> = {}):
   };
 }
 
-export async function leadsApp(engine: Engine, env: Record<string, string>): Promise<TestContext> {
-  return createTestApp({ engine, env, overrides: { backoffBaseMs: 1 } });
+export async function leadsApp(
+  engine: Engine,
+  env: Record<string, string>,
+  backoffBaseMs = 1,
+): Promise<TestContext> {
+  return createTestApp({ engine, env, overrides: { backoffBaseMs } });
 }
 
 let ipCounter = 0;
