@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
 import { listOutbox } from '../../integrations/mail/outbox.ts';
+import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
 import { startSmtpStandIn, unusedPort } from '../../integrations/mail/smtp-stand-in.ts';
 import { testEngines } from '../../testing/database.ts';
 import type { TestContext } from '../../testing/test-app.ts';
 import { CRM_QUEUE } from './crm-sync.ts';
 import { getLead } from './store.ts';
-import { type LeadsWorld, leadsApp, postLead, startWorld, submission, uniqueEmail, worldEnv } from './test-support.ts';
+import {
+  type LeadsWorld,
+  leadsApp,
+  postLead,
+  startWorld,
+  submission,
+  uniqueEmail,
+  worldEnv,
+} from './test-support.ts';
 
 const engines = await testEngines();
 
@@ -50,7 +58,11 @@ describe.each(engines)('CRM sync on %s', (engine) => {
       expect((await ctx.deps.jobs.status(CRM_QUEUE)).counts.pending).toBe(1);
 
       world.pipedrive.fail = () => false;
-      await drainUntil(ctx, CRM_QUEUE, async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true);
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
       const lead = await getLead(ctx.deps.db, created.leadId);
       expect(lead?.pipedrive).toMatchObject({ success: true, leadId: expect.any(Number) });
       expect(world.pipedrive.deals.filter((d) => d.title.includes(created.leadId))).toHaveLength(1);
@@ -68,7 +80,11 @@ describe.each(engines)('CRM sync on %s', (engine) => {
       const created = (await res.json()) as { leadId: string; pipedrive: { success: boolean } };
       expect(created.pipedrive.success).toBe(false);
       world.pipedrive.fail = () => false;
-      await drainUntil(ctx, CRM_QUEUE, async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true);
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
       const deals = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
       expect(deals).toHaveLength(1);
       expect(world.pipedrive.notes.filter((n) => n.deal_id === deals[0]?.id)).toHaveLength(1);
@@ -84,7 +100,12 @@ describe.each(engines)('CRM sync on %s', (engine) => {
       if (!lost && req.method === 'POST' && req.url.startsWith('/v1/deals')) {
         lost = true;
         const body = JSON.parse(req.body) as { title: string; person_id: number };
-        world.pipedrive.deals.push({ id: 999_000 + world.pipedrive.deals.length, title: body.title, person_id: body.person_id, org_id: null });
+        world.pipedrive.deals.push({
+          id: 999_000 + world.pipedrive.deals.length,
+          title: body.title,
+          person_id: body.person_id,
+          org_id: null,
+        });
         return true;
       }
       return false;
@@ -93,7 +114,11 @@ describe.each(engines)('CRM sync on %s', (engine) => {
       const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-lost') } }));
       const created = (await res.json()) as { leadId: string };
       world.pipedrive.fail = () => false;
-      await drainUntil(ctx, CRM_QUEUE, async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true);
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
       expect(world.pipedrive.deals.filter((d) => d.title.includes(created.leadId))).toHaveLength(1);
     } finally {
       world.pipedrive.fail = () => false;
@@ -103,11 +128,16 @@ describe.each(engines)('CRM sync on %s', (engine) => {
   it('the same e-mail and company reuse the Pipedrive person and organization', async () => {
     const email = uniqueEmail('repeat');
     const company = `Repeat Co ${email}`;
-    const first = (await (await postLead(ctx, submission({ personal: { email_address: email, company } }))).json()) as {
+    const first = (await (
+      await postLead(ctx, submission({ personal: { email_address: email, company } }))
+    ).json()) as {
       pipedrive: { leadId: number };
     };
     const second = (await (
-      await postLead(ctx, submission({ personal: { email_address: email, company }, steps: { goal: 'A second project' } }))
+      await postLead(
+        ctx,
+        submission({ personal: { email_address: email, company }, steps: { goal: 'A second project' } }),
+      )
     ).json()) as { pipedrive: { leadId: number } };
     expect(second.pipedrive.leadId).not.toBe(first.pipedrive.leadId);
     expect(world.pipedrive.persons.filter((p) => p.email === email)).toHaveLength(1);
@@ -161,7 +191,13 @@ describe.each(engines)('e-mail delivery on %s', (engine) => {
         subject: 'Ticket TICKET-20261121-ABC123',
         text: 'Your ticket',
         html: '<p>Your ticket</p>',
-        attachments: [{ filename: 'log.txt', contentType: 'text/plain', contentBase64: Buffer.from('hello').toString('base64') }],
+        attachments: [
+          {
+            filename: 'log.txt',
+            contentType: 'text/plain',
+            contentBase64: Buffer.from('hello').toString('base64'),
+          },
+        ],
       };
       const first = await enqueueEmail(ctx.deps, message, 'ticket:TICKET-20261121-ABC123');
       const again = await enqueueEmail(ctx.deps, message, 'ticket:TICKET-20261121-ABC123');
@@ -171,9 +207,11 @@ describe.each(engines)('e-mail delivery on %s', (engine) => {
       expect(received).toHaveLength(1);
       expect(received[0]?.attachments[0]?.filename).toBe('log.txt');
       expect(received[0]?.attachments[0]?.content.toString()).toBe('hello');
-      expect(world.smtp.messages.some((m) => m.envelopeTo.includes('crm@agency.example') && m.subject === message.subject)).toBe(
-        true,
-      );
+      expect(
+        world.smtp.messages.some(
+          (m) => m.envelopeTo.includes('crm@agency.example') && m.subject === message.subject,
+        ),
+      ).toBe(true);
       const [row] = (await listOutbox(ctx.deps.db)).messages;
       expect(row).toMatchObject({
         to: [to],

@@ -166,8 +166,8 @@ export function classifyLeadOffline(input: ClassifierInput): ClassifierResult {
     spam += 2;
     spamHits.push('link in the name');
   }
-  if (/([^\s\d])\1{5,}/.test(all) || /\b[bcdfghjklmnpqrstvwxz]{9,}\b/.test(all)) {
-    spam += 1.5;
+  if (/([^\s\d])\1{5,}/.test(all) || /[bcdfghjklmnpqrstvwxz]{7,}/.test(all)) {
+    spam += 2;
     spamHits.push('gibberish');
   }
   const domain = input.email.split('@')[1]?.toLowerCase() ?? '';
