@@ -17,8 +17,11 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
-  /** Aborted when the process starts shutting down: long-lived streams end on it. */
+  /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
+  /** Aborts `shutdownSignal`. */
+  signalShutdown(): void;
+  /** Stops the queue workers (letting running jobs finish within the bound) and closes the database. */
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function createDependencies(
     jobs,
     worker,
     shutdownSignal: shutdown.signal,
+    signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
