@@ -5,6 +5,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -68,7 +69,7 @@ export function createApp(deps: Dependencies) {
     c.set('deps', deps);
     await next();
   });
-  app.use('*', requestLog(deps.logger));
+  app.use('*', requestLog(deps.logger, deps.metrics));
   app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
@@ -78,6 +79,7 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', metricsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({
