@@ -24,10 +24,11 @@ describe('GET /metrics', () => {
     await ctx.app.request('/health');
     await ctx.app.request('/no/such/thing');
     ctx.deps.metrics.recordOutboundError('pipedrive');
-    for (const headers of [
+    const credentials: Record<string, string>[] = [
       { Authorization: 'Bearer metrics-secret' },
       { 'X-Admin-Api-Key': 'admin-secret' },
-    ]) {
+    ];
+    for (const headers of credentials) {
       const res = await ctx.app.request('/metrics', { headers });
       expect(res.status).toBe(200);
       const text = await res.text();
