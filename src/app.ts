@@ -6,6 +6,7 @@ import type { Dependencies } from './dependencies.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -69,7 +70,7 @@ export function createApp(deps: Dependencies) {
     c.set('deps', deps);
     await next();
   });
-  app.use('*', requestLog(deps.logger));
+  app.use('*', requestLog(deps.logger, deps.metrics));
   app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
@@ -80,6 +81,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
   app.route('/', leadRoutes());
+  app.route('/', metricsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
 import { crmQueueDefinition } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
+import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
@@ -32,8 +33,12 @@ export interface Dependencies {
   mail: MailTransport;
   /** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
   quota: PrototypeQuota;
-  /** Aborted when the process starts shutting down: long-lived streams end on it. */
+  metrics: Metrics;
+  /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
+  /** Aborts `shutdownSignal`. */
+  signalShutdown(): void;
+  /** Stops the queue workers (letting running jobs finish within the bound) and closes the database. */
   close(): Promise<void>;
 }
 
@@ -67,7 +72,9 @@ export async function createDependencies(
     crm: createCrmClient(config.pipedrive),
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
     quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
+    metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
     shutdownSignal: shutdown.signal,
+    signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);

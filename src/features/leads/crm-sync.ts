@@ -22,6 +22,7 @@ export interface CrmDeps {
   jobs: JobQueue;
   worker: QueueWorker;
   logger: Logger;
+  metrics?: { recordOutboundError(service: string): void };
 }
 
 export const CRM_SKIPPED_NOT_CONFIGURED: PipedriveOutcome = {
@@ -84,6 +85,7 @@ export async function syncLeadInline(deps: CrmDeps, leadId: string): Promise<Pip
   try {
     return await syncOnce(deps, leadId, { timeoutMs: CRM_INLINE_TIMEOUT_MS, retry: false });
   } catch (error) {
+    deps.metrics?.recordOutboundError('crm');
     deps.logger.warn(
       { leadId, err: error instanceof Error ? error.message : String(error) },
       'CRM sync failed; queued for retry',
@@ -104,7 +106,7 @@ export async function syncLeadInline(deps: CrmDeps, leadId: string): Promise<Pip
   }
 }
 
-export function crmQueueDefinition(deps: Pick<CrmDeps, 'db' | 'crm'>): QueueDefinition<CrmJob> {
+export function crmQueueDefinition(deps: Pick<CrmDeps, 'db' | 'crm' | 'metrics'>): QueueDefinition<CrmJob> {
   return {
     name: CRM_QUEUE,
     maxAttempts: CRM_MAX_ATTEMPTS,
@@ -115,6 +117,7 @@ export function crmQueueDefinition(deps: Pick<CrmDeps, 'db' | 'crm'>): QueueDefi
       try {
         await syncOnce(deps, leadId, { timeoutMs: CRM_QUEUE_TIMEOUT_MS, retry: true });
       } catch (error) {
+        deps.metrics?.recordOutboundError('crm');
         if (error instanceof CrmError && error.permanent) throw new PermanentJobError(error.message);
         throw error;
       }

@@ -1,10 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
-import type { AppEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
 import { LEAD_SUBMIT_RATE } from './limits.ts';
 import {
@@ -36,22 +35,7 @@ const errors = (statuses: Record<number, string>) =>
   );
 
 /** The public-write limit of POST /api/leads per client IP; runs before anything else. */
-const submitRateLimit: MiddlewareHandler<AppEnv> = async function leadSubmitRateLimit(c, next) {
-  const deps = c.var.deps;
-  const { ip } = clientOrigin(c, deps.config.trustProxy);
-  const bucket = (await deps.quota.hashIp(ip)) ?? 'unknown';
-  const result = await deps.rateLimiter.hit(
-    `leads:submit:${bucket}`,
-    LEAD_SUBMIT_RATE.limit,
-    LEAD_SUBMIT_RATE.windowMs,
-  );
-  if (!result.allowed) {
-    throw new ApiError('RATE_LIMITED', 'Too many submissions from this address; please try again later.', {
-      headers: { 'Retry-After': String(result.retryAfterSeconds) },
-    });
-  }
-  await next();
-};
+const submitRateLimit = rateLimit({ name: 'leads', ...LEAD_SUBMIT_RATE });
 
 export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
   return {

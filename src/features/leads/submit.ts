@@ -42,6 +42,12 @@ export interface LeadDeps {
   quota: PrototypeQuota;
   logger: Logger;
   llm?: LlmClient | null;
+  metrics?: OutboundErrorSink;
+}
+
+/** Where failed outside calls are counted (`deps.metrics`). */
+export interface OutboundErrorSink {
+  recordOutboundError(service: string): void;
 }
 
 export interface SubmitRequest {
@@ -195,6 +201,7 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
     if (!captcha.ok) {
       deps.logger.info({ reason: captcha.reason, detail: captcha.detail }, 'lead refused: CAPTCHA');
       if (captcha.reason === 'unavailable') {
+        deps.metrics?.recordOutboundError('captcha');
         throw new ApiError(
           'EXTERNAL_SERVICE_ERROR',
           'The CAPTCHA could not be verified right now; please try again.',

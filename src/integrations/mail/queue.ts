@@ -26,6 +26,8 @@ export interface MailDeps {
   jobs: JobQueue;
   worker: QueueWorker;
   mail: MailTransport;
+  /** Failed sends are counted here (`deps.metrics`) when present. */
+  metrics?: { recordOutboundError(service: string): void };
 }
 
 export function emailQueue(jobs: JobQueue) {
@@ -70,7 +72,9 @@ export function messageIdFor(idempotencyKey: string, from: string): string {
 }
 
 /** The queue's handler: deliver, record the outcome on the outbox row, throw to retry. */
-export function emailQueueDefinition(deps: Pick<MailDeps, 'db' | 'mail'>): QueueDefinition<EmailJob> {
+export function emailQueueDefinition(
+  deps: Pick<MailDeps, 'db' | 'mail' | 'metrics'>,
+): QueueDefinition<EmailJob> {
   return {
     name: EMAIL_QUEUE,
     maxAttempts: EMAIL_MAX_ATTEMPTS,
@@ -96,6 +100,7 @@ export function emailQueueDefinition(deps: Pick<MailDeps, 'db' | 'mail'>): Queue
           attempted: true,
         });
       } catch (error) {
+        deps.metrics?.recordOutboundError('smtp');
         await markOutbox(deps.db, idempotencyKey, {
           status: 'retrying',
           error: error instanceof Error ? error.message : String(error),
