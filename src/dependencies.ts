@@ -10,6 +10,7 @@ import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import type { LlmClient } from './integrations/llm/llm-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
 import { JobQueue } from './queue/job-queue.ts';
@@ -25,6 +26,8 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** The language model (AI_BASE_URL), or null: each feature then uses the built-in offline engine. */
+  llm: LlmClient | null;
   /** CAPTCHA siteverify, or not enforced when CAPTCHA_SECRET is unset. */
   captcha: CaptchaVerifier;
   /** Pipedrive, or skipped when PIPEDRIVE_API_TOKEN is unset. */
@@ -68,6 +71,8 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    // The AI feature builds the real OpenAI-compatible client from config.ai here.
+    llm: null,
     captcha: createCaptchaVerifier(config.captcha),
     crm: createCrmClient(config.pipedrive),
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),

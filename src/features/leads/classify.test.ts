@@ -95,7 +95,7 @@ describe('lead classification through a language model', () => {
   it('POST /api/leads stores the model verdict and which classifier decided', async () => {
     const ctx: TestContext = await leadsApp('sqlite', { TRUST_PROXY: 'xff' });
     try {
-      (ctx.deps as { llm?: LlmClient | null }).llm = new TestChatClient(model.url);
+      ctx.deps.llm = new TestChatClient(model.url);
       answer = { status: 200, content: '{"classification":"spam","reason":"Gibberish."}' };
       const res = await postLead(ctx, submission());
       const lead = await getLead(ctx.deps.db, ((await res.json()) as { leadId: string }).leadId);
