@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
-import { type Db, withTransaction } from '../../db/database.ts';
+import { type Db, engineOf, withTransaction } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { PrototypeKind } from './store.ts';
 
 declare module '../../db/schema.ts' {
@@ -50,6 +52,21 @@ export const PROTOTYPE_KINDS: readonly PrototypeKind[] = ['landing', 'applicatio
 const IP_HASH_PREFIX = 'iph_';
 
 class QuotaExceeded extends Error {}
+
+/**
+ * SQLite: write first, so the transaction holds the write lock from its start (like BEGIN IMMEDIATE).
+ * A transaction that read first and then wrote could fail with SQLITE_BUSY when another process
+ * sharing the file wrote in between; taking the lock first makes it wait its turn instead.
+ * PostgreSQL needs nothing: the counter upsert locks the row.
+ */
+async function takeWriteLock(tx: Transaction<Database>): Promise<void> {
+  if (engineOf(tx) !== 'sqlite') return;
+  await tx
+    .updateTable('lead_settings')
+    .set({ value: sql<string>`value` })
+    .where('name', '=', 'bucket_salt')
+    .execute();
+}
 
 /** `YYYY-MM` of the UTC month containing `now`. */
 export function monthKey(now: number): string {
@@ -170,6 +187,7 @@ export class PrototypeQuota {
     if (this.#limit <= 0) return { allowed: false, ...reset };
     try {
       await withTransaction(this.#db, async (tx) => {
+        await takeWriteLock(tx);
         const existing = await tx
           .selectFrom('prototype_quota_holds')
           .select('bucket')
@@ -233,6 +251,7 @@ export class PrototypeQuota {
   /** Generation failed: the slot is given back to every bucket and the in-progress mark goes. */
   async release(leadId: string): Promise<void> {
     await withTransaction(this.#db, async (tx) => {
+      await takeWriteLock(tx);
       const holds = await tx
         .deleteFrom('prototype_quota_holds')
         .where('lead_id', '=', leadId)
