@@ -4,6 +4,8 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 
@@ -17,6 +19,10 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
+  safeFetch: SafeFetcher;
+  /** The posts upstream; null when WORDPRESS_API_URL is unset (posts routes answer 503). */
+  wordpress: WordPressClient | null;
   /** Aborted when the process starts shutting down: long-lived streams end on it. */
   shutdownSignal: AbortSignal;
   close(): Promise<void>;
@@ -48,6 +54,8 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    safeFetch: new SafeFetcher({ allowHosts: config.fetchAllowHosts }),
+    wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
     shutdownSignal: shutdown.signal,
     async close() {
       shutdown.abort();

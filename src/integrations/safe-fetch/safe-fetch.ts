@@ -1,4 +1,5 @@
 import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent, request } from 'undici';
 import { checkAddress, checkAddressText, classifyHost, isLocalName } from './address.ts';
@@ -272,19 +273,11 @@ export class SafeFetcher {
     timeoutMs: number,
     maxBytes: number,
   ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-    const pinned = { address: target.address, family: target.family };
     const agent = new Agent({
       connect: {
         timeout: Math.min(SAFE_FETCH_DEFAULTS.connectTimeoutMs, timeoutMs),
         // The pin: whatever name the socket asks for, it connects to the address checked above.
-        lookup: (
-          _hostname: string,
-          lookupOptions: { all?: boolean },
-          callback: (...args: unknown[]) => void,
-        ) => {
-          if (lookupOptions.all) callback(null, [pinned]);
-          else callback(null, pinned.address, pinned.family);
-        },
+        lookup: pinnedLookup(target.address, target.family),
       },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -330,6 +323,15 @@ export class SafeFetcher {
       void agent.destroy().catch(() => {});
     }
   }
+}
+
+/** A socket `lookup` that answers every name with the one address checked beforehand. */
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  const lookup = (_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+  return lookup as unknown as LookupFunction;
 }
 
 /** Drops a body we will not read; destroying it emits an abort error nobody needs. */
