@@ -6,7 +6,9 @@ export const ErrorEnvelopeSchema = z
   .object({
     success: z.literal(false),
     error: z.object({
-      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).openapi({ example: 'VALIDATION_ERROR' }),
+      code: z
+        .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
+        .openapi({ example: 'VALIDATION_ERROR' }),
       message: z.string().openapi({ example: 'url: The URL is not a valid absolute URL.' }),
       requestId: z.string().openapi({ example: '5f0c8a3e-6a8e-4d0f-9a53-0f2b9d1c7e11' }),
     }),
@@ -34,5 +36,8 @@ export function errorResponses(...statuses: (keyof typeof DESCRIPTIONS)[]) {
         content: { 'application/json': { schema: ErrorEnvelopeSchema } },
       },
     ]),
-  ) as Record<number, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }>;
+  ) as Record<
+    number,
+    { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }
+  >;
 }

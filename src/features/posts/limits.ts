@@ -55,3 +55,6 @@ export const ROUTE_PARAMS = {
   author: ['_fields'],
   post: ['_embed', '_fields', 'lang'],
 } as const satisfies Record<string, readonly string[]>;
+/** How long this process reuses a fresh entry it read before asking the shared cache again. */
+export const POSTS_MEMO_MS = 1000;
+export const POSTS_MEMO_MAX_ENTRIES = 500;

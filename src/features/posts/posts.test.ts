@@ -12,29 +12,37 @@ const SECRET = 'cache-secret-for-tests';
 
 /** A WordPress REST API stand-in (wp-json/wp/v2) whose behaviour each test can switch. */
 let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' = 'ok';
-function wordpress(req: { url: string }, res: import('node:http').ServerResponse) {
+function wordpress(req: { url: string }, res: import('node:http').ServerResponse): void {
   const url = new URL(req.url, 'http://wp');
   const path = url.pathname.replace('/wp-json/wp/v2', '');
   if (mode === 'down') return sendJson(res, 500, { code: 'internal', message: 'db down' });
   if (mode === 'challenge') {
     res.writeHead(403, { 'content-type': 'text/html', 'cf-mitigated': 'challenge' });
-    return res.end('<html>Just a moment...</html>');
+    res.end('<html>Just a moment...</html>');
+    return;
   }
   if (mode === 'html403') {
     res.writeHead(403, { 'content-type': 'text/html; charset=UTF-8' });
-    return res.end('<html>Attention required</html>');
+    res.end('<html>Attention required</html>');
+    return;
   }
   if (mode === 'bad-param') {
     return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page' });
   }
   if (path === '/posts') return sendJson(res, 200, POSTS, { 'x-wp-total': '42', 'x-wp-totalpages': '21' });
   if (path === '/posts/11') return sendJson(res, 200, POSTS[0]);
-  if (/^\/posts\/\d+$/.test(path)) return sendJson(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.' });
-  if (path === '/tags') return sendJson(res, 200, [{ id: 1, name: 'web', count: 7 }], { 'x-wp-total': '1', 'x-wp-totalpages': '1' });
+  if (/^\/posts\/\d+$/.test(path))
+    return sendJson(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.' });
+  if (path === '/tags')
+    return sendJson(res, 200, [{ id: 1, name: 'web', count: 7 }], {
+      'x-wp-total': '1',
+      'x-wp-totalpages': '1',
+    });
   if (path === '/categories') return sendJson(res, 200, [{ id: 2, name: 'News' }]);
   if (path === '/users') return sendJson(res, 200, [{ id: 3, name: 'Ana' }]);
   if (path === '/users/3') return sendJson(res, 200, { id: 3, name: 'Ana' });
-  if (/^\/users\/\d+$/.test(path)) return sendJson(res, 404, { code: 'rest_user_invalid_id', message: 'Invalid user ID.' });
+  if (/^\/users\/\d+$/.test(path))
+    return sendJson(res, 404, { code: 'rest_user_invalid_id', message: 'Invalid user ID.' });
   return sendJson(res, 404, { code: 'rest_no_route' });
 }
 
@@ -42,7 +50,15 @@ describe('posts proxy not configured', () => {
   it('answers 503 NOT_CONFIGURED on every proxied route and reports it in the status', async () => {
     const ctx = await createTestApp();
     try {
-      for (const path of ['/api/posts', '/api/posts/search?search=a', '/api/posts/tags', '/api/posts/categories', '/api/posts/author?search=a', '/api/posts/author/3', '/api/posts/11']) {
+      for (const path of [
+        '/api/posts',
+        '/api/posts/search?search=a',
+        '/api/posts/tags',
+        '/api/posts/categories',
+        '/api/posts/author?search=a',
+        '/api/posts/author/3',
+        '/api/posts/11',
+      ]) {
         const res = await ctx.app.request(path);
         expect(res.status, path).toBe(503);
         expect((await res.json()).error.code).toBe('NOT_CONFIGURED');
@@ -141,7 +157,10 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     mode = 'ok';
     const cases: [string, string][] = [
       ['/api/posts/search?search=seo&page=2', '/wp-json/wp/v2/posts?page=2&search=seo'],
-      ['/api/posts/tags?per_page=50&orderby=count&order=desc', '/wp-json/wp/v2/tags?order=desc&orderby=count&per_page=50'],
+      [
+        '/api/posts/tags?per_page=50&orderby=count&order=desc',
+        '/wp-json/wp/v2/tags?order=desc&orderby=count&per_page=50',
+      ],
       ['/api/posts/categories', '/wp-json/wp/v2/categories'],
       ['/api/posts/author?search=ana', '/wp-json/wp/v2/users?search=ana'],
       ['/api/posts/author/3', '/wp-json/wp/v2/users/3'],
@@ -164,7 +183,10 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     mode = 'ok';
     const missing = await get('/api/posts/999');
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND', message: 'No post with id 999.' } });
+    expect(await missing.json()).toMatchObject({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'No post with id 999.' },
+    });
     expect((await get('/api/posts/author/998')).status).toBe(404);
     expect((await get('/api/posts/abc')).status).toBe(404);
   });
@@ -234,19 +256,28 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     mode = 'ok';
     await ctx.deps.cache.set('other:keep', { x: 1 }, 60);
     expect((await ctx.app.request('/api/posts/cache', { method: 'DELETE' })).status).toBe(401);
-    const wrong = await ctx.app.request('/api/posts/cache', { method: 'DELETE', headers: { 'X-Cache-Api-Key': 'nope' } });
+    const wrong = await ctx.app.request('/api/posts/cache', {
+      method: 'DELETE',
+      headers: { 'X-Cache-Api-Key': 'nope' },
+    });
     expect(wrong.status).toBe(401);
     expect((await wrong.json()).error.code).toBe('UNAUTHORIZED');
     expect((await ctx.app.request('/api/posts/cache/clear', { method: 'POST' })).status).toBe(401);
 
     const entries = (await (await get('/api/posts/cache/status')).json()).entries as number;
-    const purge = await ctx.app.request('/api/posts/cache', { method: 'DELETE', headers: { 'X-Cache-Api-Key': SECRET } });
+    const purge = await ctx.app.request('/api/posts/cache', {
+      method: 'DELETE',
+      headers: { 'X-Cache-Api-Key': SECRET },
+    });
     expect(purge.status).toBe(200);
     expect(await purge.json()).toEqual({ success: true, purged: entries });
     expect((await ctx.deps.cache.get('other:keep'))?.value).toEqual({ x: 1 });
 
     await get('/api/posts?per_page=2');
-    const clear = await ctx.app.request('/api/posts/cache/clear', { method: 'POST', headers: { 'X-Cache-Api-Key': SECRET } });
+    const clear = await ctx.app.request('/api/posts/cache/clear', {
+      method: 'POST',
+      headers: { 'X-Cache-Api-Key': SECRET },
+    });
     expect(await clear.json()).toEqual({ success: true, purged: 1 });
     expect((await get('/api/posts?per_page=2')).headers.get('x-cache')).toBe('MISS');
   });

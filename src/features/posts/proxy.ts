@@ -1,9 +1,20 @@
 import type { Logger } from 'pino';
 import type { CacheStore } from '../../db/cache-store.ts';
 import { ApiError } from '../../http/errors.ts';
-import { type WordPressClient, type WordPressResponse, WordPressUnavailableError } from '../../integrations/wordpress/wordpress-client.ts';
+import {
+  type WordPressClient,
+  type WordPressResponse,
+  WordPressUnavailableError,
+} from '../../integrations/wordpress/wordpress-client.ts';
 import type { BufferedCounters } from './counters.ts';
-import { CACHE_PARAM, POSTS_CACHE_PREFIX, POSTS_COUNTERS, POSTS_MAX_QUERY_CHARS, POSTS_STALE_WINDOW_MS } from './limits.ts';
+import {
+  CACHE_PARAM,
+  POSTS_CACHE_PREFIX,
+  POSTS_COUNTERS,
+  POSTS_MAX_QUERY_CHARS,
+  POSTS_STALE_WINDOW_MS,
+} from './limits.ts';
+import type { FreshMemo } from './memo.ts';
 
 export type CacheOutcome = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
 
@@ -22,6 +33,7 @@ export interface ProxyContext {
   wordpress: WordPressClient | null;
   cache: CacheStore;
   counters: BufferedCounters;
+  memo: FreshMemo<CachedPosts>;
   ttlSeconds: number;
   logger: Logger;
 }
@@ -66,7 +78,10 @@ export function upstreamParams(request: ProxyRequest): { params: URLSearchParams
     );
   }
   if (chars > POSTS_MAX_QUERY_CHARS) {
-    throw new ApiError('VALIDATION_ERROR', `The query string is longer than ${POSTS_MAX_QUERY_CHARS} characters.`);
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `The query string is longer than ${POSTS_MAX_QUERY_CHARS} characters.`,
+    );
   }
   for (const name of request.required ?? []) {
     if (!params.some(([n, v]) => n === name && v.trim() !== '')) {
@@ -93,7 +108,7 @@ function isBotChallenge(response: WordPressResponse): boolean {
 
 const CHALLENGE_REMEDY =
   'the WordPress host answered with a bot challenge (403); add a zone rule (e.g. a Cloudflare WAF skip or ' +
-  'configuration rule) that skips the challenge for this service\'s requests to the wp-json API — no code change is needed';
+  "configuration rule) that skips the challenge for this service's requests to the wp-json API — no code change is needed";
 
 /** Serves one proxied GET: fresh cache, else upstream (cached on success), else a stale copy, else an error. */
 export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promise<ProxyResult> {
@@ -104,7 +119,11 @@ export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promis
   const key = cacheKey(request.resource, params);
 
   if (!bypass) {
-    const entry = await ctx.cache.get<CachedPosts>(key);
+    let entry = ctx.memo.get(key);
+    if (!entry) {
+      entry = await ctx.cache.get<CachedPosts>(key);
+      if (entry) ctx.memo.set(key, entry);
+    }
     if (entry?.fresh) {
       ctx.counters.add(POSTS_COUNTERS.hits);
       return { ...entry.value, cache: 'HIT' };
@@ -121,30 +140,48 @@ export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promis
     }
     throw error;
   };
-  const upstreamFailed = new ApiError('EXTERNAL_SERVICE_ERROR', 'The posts service is unavailable right now; please try again shortly.');
+  const upstreamFailed = new ApiError(
+    'EXTERNAL_SERVICE_ERROR',
+    'The posts service is unavailable right now; please try again shortly.',
+  );
 
   let response: WordPressResponse;
   try {
     response = await ctx.wordpress.get(request.resource, params);
   } catch (error) {
     if (!(error instanceof WordPressUnavailableError)) throw error;
-    return staleOr(upstreamFailed, () => ctx.logger.warn({ err: error, resource: request.resource }, 'wordpress request failed'));
+    return staleOr(upstreamFailed, () =>
+      ctx.logger.warn({ err: error, resource: request.resource }, 'wordpress request failed'),
+    );
   }
 
   if (isBotChallenge(response)) {
     // Never cached: the challenge page is not content.
     return staleOr(
-      new ApiError('EXTERNAL_SERVICE_ERROR', 'The posts service refused the request (bot challenge); please try again later.'),
-      () => ctx.logger.warn({ resource: request.resource, status: response.status, remedy: CHALLENGE_REMEDY }, `wordpress bot challenge: ${CHALLENGE_REMEDY}`),
+      new ApiError(
+        'EXTERNAL_SERVICE_ERROR',
+        'The posts service refused the request (bot challenge); please try again later.',
+      ),
+      () =>
+        ctx.logger.warn(
+          { resource: request.resource, status: response.status, remedy: CHALLENGE_REMEDY },
+          `wordpress bot challenge: ${CHALLENGE_REMEDY}`,
+        ),
     );
   }
   if (response.status === 404 && request.notFound) throw new ApiError('NOT_FOUND', request.notFound);
   if (response.status === 400) {
-    throw new ApiError('VALIDATION_ERROR', `The posts service rejected the query: ${upstreamMessage(response.body)}`);
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `The posts service rejected the query: ${upstreamMessage(response.body)}`,
+    );
   }
   if (response.status < 200 || response.status >= 300 || !isJson(response)) {
     return staleOr(upstreamFailed, () =>
-      ctx.logger.warn({ resource: request.resource, status: response.status }, 'wordpress answered with an error'),
+      ctx.logger.warn(
+        { resource: request.resource, status: response.status },
+        'wordpress answered with an error',
+      ),
     );
   }
 

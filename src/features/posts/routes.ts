@@ -3,13 +3,21 @@ import type { Context, TypedResponse } from 'hono';
 import { readCounters } from '../../db/rate-limiter.ts';
 import type { Dependencies } from '../../dependencies.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { ApiError } from '../../http/errors.ts';
 import { errorResponses } from '../../http/error-responses.ts';
+import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { BufferedCounters } from './counters.ts';
-import { POSTS_CACHE_PREFIX, POSTS_COUNTER_FLUSH_MS, POSTS_COUNTERS, ROUTE_PARAMS } from './limits.ts';
-import { type ProxyRequest, type ProxyResult, proxyGet } from './proxy.ts';
+import {
+  POSTS_CACHE_PREFIX,
+  POSTS_COUNTER_FLUSH_MS,
+  POSTS_COUNTERS,
+  POSTS_MEMO_MAX_ENTRIES,
+  POSTS_MEMO_MS,
+  ROUTE_PARAMS,
+} from './limits.ts';
+import { FreshMemo } from './memo.ts';
+import { type CachedPosts, type ProxyRequest, type ProxyResult, proxyGet } from './proxy.ts';
 import { CachePurged, CacheStatus, postsQuery, WordPressJson } from './schemas.ts';
 
 const tags = ['Posts'];
@@ -18,7 +26,13 @@ const jsonOk = (description: string) => ({
   ...errorResponses(400, 404, 502, 503),
 });
 
-const proxyRoute = (path: string, summary: string, names: readonly string[], required: string[] = [], params?: z.ZodObject) =>
+const proxyRoute = (
+  path: string,
+  summary: string,
+  names: readonly string[],
+  required: string[] = [],
+  params?: z.ZodObject,
+) =>
   createRoute({
     method: 'get',
     path,
@@ -38,7 +52,9 @@ const listRoute = proxyRoute('/api/posts', 'List posts (filter, paginate, search
 const searchRoute = proxyRoute('/api/posts/search', 'Search posts', ROUTE_PARAMS.search, ['search']);
 const tagsRoute = proxyRoute('/api/posts/tags', 'Tags with counts', ROUTE_PARAMS.tags);
 const categoriesRoute = proxyRoute('/api/posts/categories', 'Categories', ROUTE_PARAMS.categories);
-const authorSearchRoute = proxyRoute('/api/posts/author', 'Search authors', ROUTE_PARAMS.authorSearch, ['search']);
+const authorSearchRoute = proxyRoute('/api/posts/author', 'Search authors', ROUTE_PARAMS.authorSearch, [
+  'search',
+]);
 const authorRoute = proxyRoute('/api/posts/author/{id}', 'Author details', ROUTE_PARAMS.author, [], IdParam);
 const postRoute = proxyRoute('/api/posts/{id}', 'One post with full content', ROUTE_PARAMS.post, [], IdParam);
 
@@ -48,7 +64,9 @@ const statusRoute = createRoute({
   tags,
   summary: 'Posts cache health and size',
   description: 'Hit and miss counts are shared by every instance (summed in memory, written each second).',
-  responses: { 200: { description: 'Cache status', content: { 'application/json': { schema: CacheStatus } } } },
+  responses: {
+    200: { description: 'Cache status', content: { 'application/json': { schema: CacheStatus } } },
+  },
 });
 
 const purgeDescription =
@@ -79,20 +97,26 @@ const clearRoute = createRoute({
 });
 
 export function postsRoutes() {
-  // One per app: the hit/miss counts waiting to be added to the shared counters.
+  // One per app: the hit/miss counts waiting to be added to the shared counters, and the
+  // one-second copy of fresh entries (see memo.ts).
   let counters: BufferedCounters | null = null;
+  const memo = new FreshMemo<CachedPosts>(POSTS_MEMO_MS, POSTS_MEMO_MAX_ENTRIES);
   const countersOf = (deps: Dependencies) => {
     counters ??= new BufferedCounters(deps.db, POSTS_COUNTER_FLUSH_MS);
     return counters;
   };
 
-  const serve = async (c: Context<AppEnv>, request: Omit<ProxyRequest, 'query'>): Promise<JsonPassThrough> => {
+  const serve = async (
+    c: Context<AppEnv>,
+    request: Omit<ProxyRequest, 'query'>,
+  ): Promise<JsonPassThrough> => {
     const deps = c.var.deps;
     const result = await proxyGet(
       {
         wordpress: deps.wordpress,
         cache: deps.cache,
         counters: countersOf(deps),
+        memo,
         ttlSeconds: deps.config.postsCacheTtlSeconds,
         logger: c.var.logger,
       },
@@ -103,7 +127,8 @@ export function postsRoutes() {
 
   const idOf = (c: Context<AppEnv>, what: string) => {
     const id = c.req.param('id') ?? '';
-    if (!/^[1-9]\d{0,18}$/.test(id)) throw new ApiError('NOT_FOUND', `No ${what} with id ${id.slice(0, 40)}.`);
+    if (!/^[1-9]\d{0,18}$/.test(id))
+      throw new ApiError('NOT_FOUND', `No ${what} with id ${id.slice(0, 40)}.`);
     return id;
   };
 
@@ -135,17 +160,21 @@ export function postsRoutes() {
       );
     })
     .openapi(purgeRoute, async (c) => {
+      memo.clear();
       const purged = await c.var.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
       c.var.logger.info({ purged }, 'posts cache purged');
       return c.json({ success: true as const, purged }, 200);
     })
     .openapi(clearRoute, async (c) => {
+      memo.clear();
       const purged = await c.var.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
       c.var.logger.info({ purged }, 'posts cache purged');
       return c.json({ success: true as const, purged }, 200);
     })
     .openapi(listRoute, (c) => serve(c, { resource: '/posts', allowed: ROUTE_PARAMS.list }))
-    .openapi(searchRoute, (c) => serve(c, { resource: '/posts', allowed: ROUTE_PARAMS.search, required: ['search'] }))
+    .openapi(searchRoute, (c) =>
+      serve(c, { resource: '/posts', allowed: ROUTE_PARAMS.search, required: ['search'] }),
+    )
     .openapi(tagsRoute, (c) => serve(c, { resource: '/tags', allowed: ROUTE_PARAMS.tags }))
     .openapi(categoriesRoute, (c) => serve(c, { resource: '/categories', allowed: ROUTE_PARAMS.categories }))
     .openapi(authorSearchRoute, (c) =>
@@ -153,11 +182,19 @@ export function postsRoutes() {
     )
     .openapi(authorRoute, (c) => {
       const id = idOf(c, 'author');
-      return serve(c, { resource: `/users/${id}`, allowed: ROUTE_PARAMS.author, notFound: `No author with id ${id}.` });
+      return serve(c, {
+        resource: `/users/${id}`,
+        allowed: ROUTE_PARAMS.author,
+        notFound: `No author with id ${id}.`,
+      });
     })
     .openapi(postRoute, (c) => {
       const id = idOf(c, 'post');
-      return serve(c, { resource: `/posts/${id}`, allowed: ROUTE_PARAMS.post, notFound: `No post with id ${id}.` });
+      return serve(c, {
+        resource: `/posts/${id}`,
+        allowed: ROUTE_PARAMS.post,
+        notFound: `No post with id ${id}.`,
+      });
     });
 }
 

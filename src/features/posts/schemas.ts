@@ -42,34 +42,56 @@ export function postsQuery(names: readonly string[], required: readonly string[]
   return z.object(shape);
 }
 
-export const WordPressJson = z
-  .any()
-  .openapi({
-    description:
-      'The WordPress REST API answer, unchanged (posts, terms or users as `wp/v2` returns them). ' +
-      'Collections carry `X-WP-Total` and `X-WP-TotalPages`; every answer carries `X-Cache` ' +
-      '(`HIT`, `MISS`, `STALE` when served from an expired copy because WordPress failed, `BYPASS` for `cache=false`).',
-  });
+export const WordPressJson = z.any().openapi({
+  description:
+    'The WordPress REST API answer, unchanged (posts, terms or users as `wp/v2` returns them). ' +
+    'Collections carry `X-WP-Total` and `X-WP-TotalPages`; every answer carries `X-Cache` ' +
+    '(`HIT`, `MISS`, `STALE` when served from an expired copy because WordPress failed, `BYPASS` for `cache=false`).',
+});
 
 export const CacheStatus = z
   .object({
     success: z.literal(true),
     configured: z.boolean().openapi({ description: 'Whether WORDPRESS_API_URL is set.' }),
     ttlSeconds: z.number().int().openapi({ example: 300 }),
-    entries: z.number().int().openapi({ description: 'Entries under `posts_cache:` (fresh or kept for stale-if-error).', example: 12 }),
+    entries: z
+      .number()
+      .int()
+      .openapi({
+        description: 'Entries under `posts_cache:` (fresh or kept for stale-if-error).',
+        example: 12,
+      }),
     sizeBytes: z.number().int().openapi({ example: 48213 }),
-    oldest: z.string().nullable().openapi({ description: 'When the oldest entry was stored (ISO 8601).', example: '2026-11-21T09:00:00.000Z' }),
+    oldest: z
+      .string()
+      .nullable()
+      .openapi({
+        description: 'When the oldest entry was stored (ISO 8601).',
+        example: '2026-11-21T09:00:00.000Z',
+      }),
     newest: z.string().nullable().openapi({ example: '2026-11-21T09:04:10.000Z' }),
-    hits: z.number().int().openapi({ description: 'Requests answered from a fresh cached copy (all instances).', example: 420 }),
+    hits: z
+      .number()
+      .int()
+      .openapi({ description: 'Requests answered from a fresh cached copy (all instances).', example: 420 }),
     misses: z.number().int().openapi({ description: 'Requests that went to WordPress.', example: 31 }),
-    staleServed: z.number().int().openapi({ description: 'Stale copies served because WordPress failed.', example: 0 }),
-    hitRatio: z.number().nullable().openapi({ description: 'hits / (hits + misses), null before any request.', example: 0.93 }),
+    staleServed: z
+      .number()
+      .int()
+      .openapi({ description: 'Stale copies served because WordPress failed.', example: 0 }),
+    hitRatio: z
+      .number()
+      .nullable()
+      .openapi({ description: 'hits / (hits + misses), null before any request.', example: 0.93 }),
   })
   .openapi('PostsCacheStatus');
 
 export const CachePurged = z
   .object({
     success: z.literal(true),
-    purged: z.number().int().openapi({ description: 'How many `posts_cache:` entries were deleted.', example: 12 }),
+    purged: z
+      .number()
+      .int()
+      .openapi({ description: 'How many `posts_cache:` entries were deleted.', example: 12 }),
   })
   .openapi('PostsCachePurged');

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { checkAddress, checkAddressText, classifyHost, isLocalName } from './address.ts';
 
