@@ -6,6 +6,7 @@ import type { Dependencies } from './dependencies.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { postsRoutes } from './features/posts/routes.ts';
+import { seoRoutes } from './features/seo/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -80,6 +81,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
   app.route('/', postsRoutes());
+  app.route('/', seoRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

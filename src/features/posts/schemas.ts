@@ -54,21 +54,15 @@ export const CacheStatus = z
     success: z.literal(true),
     configured: z.boolean().openapi({ description: 'Whether WORDPRESS_API_URL is set.' }),
     ttlSeconds: z.number().int().openapi({ example: 300 }),
-    entries: z
-      .number()
-      .int()
-      .openapi({
-        description: 'Entries under `posts_cache:` (fresh or kept for stale-if-error).',
-        example: 12,
-      }),
+    entries: z.number().int().openapi({
+      description: 'Entries under `posts_cache:` (fresh or kept for stale-if-error).',
+      example: 12,
+    }),
     sizeBytes: z.number().int().openapi({ example: 48213 }),
-    oldest: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'When the oldest entry was stored (ISO 8601).',
-        example: '2026-11-21T09:00:00.000Z',
-      }),
+    oldest: z.string().nullable().openapi({
+      description: 'When the oldest entry was stored (ISO 8601).',
+      example: '2026-11-21T09:00:00.000Z',
+    }),
     newest: z.string().nullable().openapi({ example: '2026-11-21T09:04:10.000Z' }),
     hits: z
       .number()
