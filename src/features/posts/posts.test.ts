@@ -12,7 +12,7 @@ const SECRET = 'cache-secret-for-tests';
 
 /** A WordPress REST API stand-in (wp-json/wp/v2) whose behaviour each test can switch. */
 let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' = 'ok';
-function wordpress(req: { url: string }, res: import('node:http').ServerResponse): void {
+function wordpress(req: { url: string }, res: import('node:http').ServerResponse) {
   const url = new URL(req.url, 'http://wp');
   const path = url.pathname.replace('/wp-json/wp/v2', '');
   if (mode === 'down') return sendJson(res, 500, { code: 'internal', message: 'db down' });
@@ -90,7 +90,9 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
   const get = (path: string, headers: Record<string, string> = {}) => ctx.app.request(path, { headers });
 
   beforeAll(async () => {
-    wp = await startStandIn(wordpress);
+    wp = await startStandIn((req, res) => {
+      wordpress(req, res);
+    });
     ctx = await createTestApp({
       engine,
       env: { WORDPRESS_API_URL: `${wp.url}/wp-json/wp/v2/`, CACHE_API_SECRET: SECRET, SITE_ORIGIN: ORIGIN },

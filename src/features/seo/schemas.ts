@@ -3,14 +3,10 @@ import { SEO_LIMITS } from './limits.ts';
 
 export const SeoRequest = z
   .object({
-    url: z
-      .string()
-      .min(1)
-      .max(SEO_LIMITS.urlMaxChars)
-      .openapi({
-        description: 'Absolute http(s) URL of the page (no credentials).',
-        example: 'https://example.com/services',
-      }),
+    url: z.string().min(1).max(SEO_LIMITS.urlMaxChars).openapi({
+      description: 'Absolute http(s) URL of the page (no credentials).',
+      example: 'https://example.com/services',
+    }),
   })
   .openapi('SeoAnalyzeRequest');
 
