@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { postsRoutes } from './features/posts/routes.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', docsRoutes());
   app.route('/', postsRoutes());
   app.route('/', seoRoutes());
+  app.route('/', diagnosticsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -158,7 +158,16 @@ export class SafeFetcher {
    * Checks one URL and resolves its host once: the scheme, credentials, port and every address the
    * host resolves to. The returned address is the one a connection must be pinned to.
    */
-  async check(input: string | URL, signal?: AbortSignal): Promise<CheckedTarget> {
+  /**
+   * The checks that need no DNS: scheme, credentials, port, IP literals and local names. Returns the
+   * target when the host is an IP literal, or the name still to resolve.
+   */
+  checkStatic(input: string | URL): {
+    url: URL;
+    allowListed: boolean;
+    target: CheckedTarget | null;
+    name: string | null;
+  } {
     const url = typeof input === 'string' ? normalizeUrl(input) : normalizeUrl(input.href);
     const allowListed = this.isAllowListed(url);
     if (!allowListed && !this.#ports.has(url.port)) {
@@ -175,19 +184,26 @@ export class SafeFetcher {
     }
     if (host.kind === 'ip') {
       const verdict = checkAddress(host.address);
-      const text = host.address.toString();
       if (!verdict.allowed && !allowListed)
         throw new SafeFetchError('blocked_address', blockedMessage(verdict.reason));
-      return {
-        url,
-        address: verdict.allowed ? verdict.address : text,
-        family: host.address.kind() === 'ipv4' ? 4 : 6,
-        allowListed,
-      };
+      const address = verdict.allowed ? verdict.address : host.address.toString();
+      const family = host.address.kind() === 'ipv4' ? 4 : 6;
+      return { url, allowListed, target: { url, address, family, allowListed }, name: null };
     }
     if (!allowListed && isLocalName(host.name)) {
       throw new SafeFetchError('blocked_address', blockedMessage(`${host.name} is a local name`));
     }
+    return { url, allowListed, target: null, name: host.name };
+  }
+
+  /**
+   * Checks one URL and resolves its host once: the scheme, credentials, port and every address the
+   * host resolves to. The returned address is the one a connection must be pinned to.
+   */
+  async check(input: string | URL, signal?: AbortSignal): Promise<CheckedTarget> {
+    const { url, allowListed, target, name } = this.checkStatic(input);
+    if (target) return target;
+    const host = { name: name ?? '' };
     let addresses: LookupAddress[];
     try {
       addresses = await withSignal(this.#resolve(host.name), signal);
