@@ -35,7 +35,9 @@ beforeAll(async () => {
 <img src="http://localhost:${internalPort}/secret.png" width="10" height="10" alt="x">
 <img src="http://169.254.169.254/latest/meta-data/x.png" width="10" height="10" alt="y"></body></html>`);
   });
-  ctx = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...(chrome ? { CHROME_PATH: chrome } : {}) } });
+  ctx = await createTestApp({
+    env: { FETCH_ALLOW_HOSTS: '127.0.0.1', ...(chrome ? { CHROME_PATH: chrome } : {}) },
+  });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -44,7 +46,9 @@ afterAll(async () => {
 });
 
 describe.skipIf(!chrome)('local Lighthouse', () => {
-  it('analyses a local page through the queue, and the browser reaches no internal target', { timeout: 180_000 }, async () => {
+  it('analyses a local page through the queue, and the browser reaches no internal target', {
+    timeout: 180_000,
+  }, async () => {
     const pending = ctx.app.request('/api/diagnostic/analyze', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -74,6 +78,11 @@ describe.skipIf(!chrome)('local Lighthouse', () => {
     expect(body.warnings.join(' ')).toContain('non-public addresses were blocked');
 
     const health = await (await ctx.app.request('/api/diagnostic/health')).json();
-    expect(health).toMatchObject({ status: 'ok', engine: 'lighthouse', pagespeedApiKeyConfigured: false, lighthouse: { chromiumFound: true } });
+    expect(health).toMatchObject({
+      status: 'ok',
+      engine: 'lighthouse',
+      pagespeedApiKeyConfigured: false,
+      lighthouse: { chromiumFound: true },
+    });
   });
 });
