@@ -71,7 +71,8 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
     robots,
     sitemap,
   };
-  const report = runChecks(input);
+  const { load } = await import('cheerio');
+  const report = runChecks(input, load);
   const count = (s: string) => report.findings.filter((f) => f.severity === s).length;
   const analysis: SeoAnalysis = {
     url: url.href,

@@ -1,4 +1,4 @@
-import * as cheerio from 'cheerio';
+import type { load as CheerioLoad } from 'cheerio';
 import type { RedirectHop } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { SEO_LIMITS, SEVERITY_COST, type Severity } from './limits.ts';
 
@@ -60,8 +60,11 @@ const GENERIC_LINK_TEXT = new Set([
 ]);
 const HREFLANG = /^(x-default|[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|\d{3}))?)$/i;
 
-/** Runs every check on one page; pure (no I/O), so fixtures can test each rule. */
-export function runChecks(input: PageInput): SeoReport {
+/**
+ * Runs every check on one page; pure (no I/O), so fixtures can test each rule. cheerio's `load` is
+ * passed in so the parser (≈35 MB) is loaded on the first analysis, not at start-up.
+ */
+export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport {
   const findings: Finding[] = [];
   const passed: string[] = [];
   const check = (id: string, problem: Omit<Finding, 'id'> | null) => {
@@ -169,7 +172,7 @@ export function runChecks(input: PageInput): SeoReport {
     return finish(findings, passed, stats, page);
   }
 
-  const $ = cheerio.load(input.html);
+  const $ = load(input.html);
   const meta = (name: string) => $(`meta[name="${name}" i]`).attr('content')?.trim() ?? null;
   const property = (name: string) =>
     $(`meta[property="${name}" i], meta[name="${name}" i]`).attr('content')?.trim() || null;

