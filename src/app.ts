@@ -3,10 +3,13 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
+import { postsRoutes } from './features/posts/routes.ts';
+import { seoRoutes } from './features/seo/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -82,6 +85,9 @@ export function createApp(deps: Dependencies) {
   app.route('/', docsRoutes());
   app.route('/', leadRoutes());
   app.route('/', metricsRoutes());
+  app.route('/', postsRoutes());
+  app.route('/', seoRoutes());
+  app.route('/', diagnosticsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

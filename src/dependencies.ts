@@ -4,6 +4,7 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
 import { crmQueueDefinition } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
 import { Metrics } from './http/metrics.ts';
@@ -13,6 +14,15 @@ import { createCrmClient } from './integrations/crm/pipedrive.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
+import {
+  findChrome,
+  LIGHTHOUSE_DEFAULTS,
+  LocalLighthouseEngine,
+} from './integrations/pagespeed/lighthouse-engine.ts';
+import { PageSpeedInsightsEngine, PSI_DEFAULTS } from './integrations/pagespeed/psi-client.ts';
+import type { PageSpeedEngine } from './integrations/pagespeed/report.ts';
+import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 
@@ -38,6 +48,12 @@ export interface Dependencies {
   quota: PrototypeQuota;
   metrics: Metrics;
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
+  /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
+  safeFetch: SafeFetcher;
+  /** The posts upstream; null when WORDPRESS_API_URL is unset (posts routes answer 503). */
+  wordpress: WordPressClient | null;
+  /** Page-speed analysis: PSI with a key, else local Lighthouse when Chromium exists, else null (503). */
+  pagespeed: PageSpeedEngine | null;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -61,13 +77,25 @@ export async function createDependencies(
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
+  const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
+  const pagespeed = choosePageSpeedEngine(config, safeFetch);
+  const cache = new CacheStore(database.db);
+  if (pagespeed) {
+    registerDiagnosticsQueue(worker, {
+      engine: pagespeed,
+      cache,
+      logger: logger.child({ component: 'diagnostics' }),
+      timeoutMs:
+        pagespeed.name === 'lighthouse' ? LIGHTHOUSE_DEFAULTS.timeoutMs : PSI_DEFAULTS.totalTimeoutMs,
+    });
+  }
 
   const deps: Dependencies = {
     config,
     logger,
     db: database.db,
     engine: database.engine,
-    cache: new CacheStore(database.db),
+    cache,
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
@@ -78,6 +106,9 @@ export async function createDependencies(
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
     quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
     metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
+    safeFetch,
+    wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
+    pagespeed,
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
@@ -89,4 +120,13 @@ export async function createDependencies(
   worker.register(emailQueueDefinition(deps));
   worker.register(crmQueueDefinition(deps));
   return deps;
+}
+
+function choosePageSpeedEngine(config: Config, safeFetch: SafeFetcher): PageSpeedEngine | null {
+  if (config.pagespeed.apiKey) {
+    return new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey });
+  }
+  const chromePath = findChrome(config.pagespeed.chromePath);
+  if (!chromePath) return null;
+  return new LocalLighthouseEngine({ chromePath, safeFetch, allowHosts: config.fetchAllowHosts });
 }

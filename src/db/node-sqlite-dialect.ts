@@ -8,18 +8,31 @@ import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely
  * APIs differ in two ways this adapter bridges: node:sqlite takes spread parameters instead of an array,
  * and it tells a reading statement by `columns().length` instead of a `reader` flag.
  */
+/** Prepared statements kept per SQL text: preparing costs more than running a point query. */
+const STATEMENT_CACHE_SIZE = 500;
+
 function adaptDatabase(db: DatabaseSync): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
   return {
-    close: () => db.close(),
+    close: () => {
+      statements.clear();
+      db.close();
+    },
     prepare(sql: string): SqliteStatement {
+      const cached = statements.get(sql);
+      if (cached) return cached;
       const stmt = db.prepare(sql);
-      const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
-      return {
+      const adapted: SqliteStatement = {
         reader: stmt.columns().length > 0,
         all: (parameters) => stmt.all(...params(parameters)),
         run: (parameters) => stmt.run(...params(parameters)),
         iterate: (parameters) => stmt.iterate(...params(parameters)) as IterableIterator<unknown>,
       };
+      if (statements.size >= STATEMENT_CACHE_SIZE)
+        statements.delete(statements.keys().next().value as string);
+      statements.set(sql, adapted);
+      return adapted;
     },
   };
 }
