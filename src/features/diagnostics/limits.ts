@@ -1,5 +1,7 @@
 /** Limits of the page-speed diagnostics, shared by the schemas, the logic and the tests. */
 export const DIAGNOSTIC_LIMITS = {
+  /** Analyses per client IP per hour (each one fetches or renders a page for a visitor). */
+  ratePerHour: 10,
   urlMaxChars: 2048,
   /** backend-api.md: results cached 24 hours per URL and strategy. */
   cacheTtlSeconds: 24 * 60 * 60,

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { errorResponses } from '../../http/error-responses.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
 import { findChrome } from '../../integrations/pagespeed/lighthouse-engine.ts';
 import { requestDiagnostic } from './analyze.ts';
 import { DIAGNOSTIC_LIMITS } from './limits.ts';
@@ -19,11 +20,14 @@ const analyzeRoute = createRoute({
     'rules before anything runs (400 when refused). Results are cached 24 hours per normalised URL and strategy; ' +
     'identical requests, on any instance, share one run. A request waits at most ' +
     `${DIAGNOSTIC_LIMITS.waitTimeoutMs / 1000} s; a failed or overlong run answers 502, no engine 503.`,
-  middleware: [requireJson] as const,
+  middleware: [
+    requireJson,
+    rateLimit({ name: 'diagnostics', limit: DIAGNOSTIC_LIMITS.ratePerHour, windowMs: 3_600_000 }),
+  ] as const,
   request: { body: { required: true, content: { 'application/json': { schema: DiagnosticRequest } } } },
   responses: {
     200: { description: 'The analysis', content: { 'application/json': { schema: DiagnosticResponse } } },
-    ...errorResponses(400, 415, 502, 503),
+    ...errorResponses(400, 415, 429, 502, 503),
   },
 });
 

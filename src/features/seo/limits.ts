@@ -1,5 +1,7 @@
 /** Limits of the SEO analysis, shared by the schemas, the logic and the tests. */
 export const SEO_LIMITS = {
+  /** Analyses per client IP per hour (each one fetches or renders a page for a visitor). */
+  ratePerHour: 30,
   urlMaxChars: 2048,
   /** Analyses are cached this long per normalised URL. */
   cacheTtlSeconds: 60 * 60,

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { errorResponses } from '../../http/error-responses.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
 import { SAFE_FETCH_DEFAULTS } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { analyzeSeo } from './analyze.ts';
 import { SEO_LIMITS } from './limits.ts';
@@ -19,11 +20,14 @@ const analyzeRoute = createRoute({
     'score and findings with a severity and a one-line fix. Cached one hour per normalised URL. A URL that is ' +
     'malformed, carries credentials, uses another scheme or port, or leads to a private address answers 400; a ' +
     'page that cannot be fetched (timeout, too large, connection refused) answers 502.',
-  middleware: [requireJson] as const,
+  middleware: [
+    requireJson,
+    rateLimit({ name: 'seo', limit: SEO_LIMITS.ratePerHour, windowMs: 3_600_000 }),
+  ] as const,
   request: { body: { required: true, content: { 'application/json': { schema: SeoRequest } } } },
   responses: {
     200: { description: 'The analysis', content: { 'application/json': { schema: SeoResponse } } },
-    ...errorResponses(400, 415, 502),
+    ...errorResponses(400, 415, 429, 502),
   },
 });
 
