@@ -3,6 +3,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
+import { contactRoutes } from './features/contact/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { limitBody } from './http/body.ts';
@@ -78,6 +80,8 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', contactRoutes());
+  app.route('/', analyticsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -4,6 +4,8 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { AnalyticsRecorder } from './features/analytics/recorder.ts';
+import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 
@@ -17,6 +19,10 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** IP → country, offline (a MaxMind-format database read once at start-up). */
+  geoip: GeoIp;
+  /** Analytics writes, group-committed; flushed before the database closes. */
+  analytics: AnalyticsRecorder;
   /** Aborted when the process starts shutting down: long-lived streams end on it. */
   shutdownSignal: AbortSignal;
   close(): Promise<void>;
@@ -38,6 +44,10 @@ export async function createDependencies(
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
+  const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
+    logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
+  );
+  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }));
 
   const deps: Dependencies = {
     config,
@@ -48,10 +58,13 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    geoip,
+    analytics,
     shutdownSignal: shutdown.signal,
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
+      await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await database.close();
     },
   };
