@@ -16,4 +16,26 @@ export interface Scenario {
   prepare?: (url: string) => Promise<void>;
 }
 
-export const scenarios: Scenario[] = [{ name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 }];
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+
+export const scenarios: Scenario[] = [
+  { name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 },
+  {
+    // Every request is a committed page view (group commit), rate limiter included; the limit is
+    // raised because the load comes from one IP.
+    name: 'POST /api/analytics/track',
+    method: 'POST',
+    path: '/api/analytics/track',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA },
+    body: JSON.stringify({
+      type: 'page_view',
+      page: 'https://agency.example/pricing?utm_source=news',
+      referrer: 'https://www.google.com/',
+      title: 'Pricing',
+      properties: { plan: 'pro' },
+    }),
+    env: { ANALYTICS_TRACK_RATE_LIMIT: '1000000000' },
+    bar: 0.3,
+  },
+];

@@ -36,7 +36,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>();
+const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track']);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();

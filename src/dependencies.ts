@@ -47,7 +47,11 @@ export async function createDependencies(
   const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
     logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
   );
-  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }));
+  const rateLimiter = new RateLimiter(database.db);
+  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }), {
+    rateLimiter,
+    perMinute: config.analytics.trackRateLimitPerMinute,
+  });
 
   const deps: Dependencies = {
     config,
@@ -55,7 +59,7 @@ export async function createDependencies(
     db: database.db,
     engine: database.engine,
     cache: new CacheStore(database.db),
-    rateLimiter: new RateLimiter(database.db),
+    rateLimiter,
     jobs,
     worker,
     geoip,

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
+import type { RateLimiter } from '../../db/rate-limiter.ts';
+import { BatchedIpLimiter } from './ip-limiter.ts';
 import { ANALYTICS_LIMITS } from './limits.ts';
 import { type AnalyticsEventRow, daySalt, writeBatch } from './store.ts';
 
@@ -27,11 +29,25 @@ export class AnalyticsRecorder {
   #bots = 0;
   #running: Promise<void> | null = null;
   #salt: { day: string; salt: Promise<string> } | null = null;
+  /** Per-IP limit on track requests (null: off). */
+  readonly limiter: BatchedIpLimiter | null;
 
-  constructor(db: Db, logger: Logger, now: () => number = Date.now) {
+  constructor(
+    db: Db,
+    logger: Logger,
+    options: { rateLimiter: RateLimiter; perMinute: number; now?: () => number },
+  ) {
     this.#db = db;
     this.#logger = logger;
-    this.#now = now;
+    this.#now = options.now ?? Date.now;
+    this.limiter =
+      options.perMinute > 0
+        ? new BatchedIpLimiter(options.rateLimiter, {
+            prefix: 'analytics:',
+            limit: options.perMinute,
+            windowMs: 60_000,
+          })
+        : null;
   }
 
   get queued(): number {
@@ -74,6 +90,7 @@ export class AnalyticsRecorder {
 
   /** Waits until everything recorded so far is committed (used at shutdown and by tests). */
   async flush(): Promise<void> {
+    await this.limiter?.sync();
     while (this.#running || this.#queue.length > 0 || this.#bots > 0) {
       this.#kick();
       await this.#running;

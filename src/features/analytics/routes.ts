@@ -3,6 +3,7 @@ import { isbot } from 'isbot';
 import { clientOrigin } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { readCappedBody } from './body.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { RecorderBusyError } from './recorder.ts';
 import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody } from './schemas.ts';
@@ -80,16 +81,14 @@ export function analyticsRoutes() {
   router.post(trackRoute.path, async (c) => {
     const { deps } = c.var;
     const origin = clientOrigin(c, deps.config.trustProxy);
-    const perMinute = deps.config.analytics.trackRateLimitPerMinute;
-    if (perMinute > 0) {
-      const limit = await deps.rateLimiter.hit(`analytics:${origin.ip ?? 'unknown'}`, perMinute, 60_000);
-      if (!limit.allowed) {
-        throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
-          headers: { 'Retry-After': String(limit.retryAfterSeconds) },
-        });
-      }
+    const retryAfter = deps.analytics.limiter?.take(origin.ip ?? 'unknown');
+    if (retryAfter) {
+      throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
     }
-    const input = await parseTrackBody(c.req.header('content-type'), await c.req.arrayBuffer());
+    const body = await readCappedBody(c, L.trackBodyBytes);
+    const input = await parseTrackBody(c.req.header('content-type'), body);
     const userAgent = c.req.header('user-agent') ?? '';
     // No browser sends an empty user agent; treat it as a script.
     if (userAgent === '' || isbot(userAgent)) {

@@ -4,7 +4,7 @@ import { ANALYTICS_LIMITS as L } from './limits.ts';
 const P = L.properties;
 /** Event type names are printable: no control characters (U+0000–U+001F, U+007F). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
-const noControlChars = /^[^\u0000-\u001f\u007f]*$/;
+export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
 
 /** Why a `properties` value breaks the documented bounds, or null when it fits. */
 export function propertiesProblem(value: Record<string, unknown>): string | null {
@@ -46,7 +46,7 @@ export const TrackBody = z
       .trim()
       .min(1)
       .max(L.typeLength)
-      .regex(noControlChars, 'must not contain control characters')
+      .regex(NO_CONTROL_CHARS, 'must not contain control characters')
       .default('page_view')
       .openapi({
         description: `Event type, e.g. \`page_view\` or a named event such as \`signup\` (at most ${L.typeLength} characters; default \`page_view\`).`,

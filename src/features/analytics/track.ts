@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../http/errors.ts';
 import { describeZodError } from '../../http/openapi.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { TrackBody, type TrackInput } from './schemas.ts';
+import { NO_CONTROL_CHARS, propertiesProblem, TrackBody, type TrackInput } from './schemas.ts';
 import type { AnalyticsEventRow } from './store.ts';
 
 /** The whole body may nest a little deeper than `properties` (unknown fields are ignored). */
@@ -46,7 +46,7 @@ function fromForm(fields: Iterable<[string, FormDataEntryValue]>): Record<string
  */
 export async function parseTrackBody(
   contentType: string | undefined,
-  bytes: ArrayBuffer,
+  bytes: Uint8Array,
 ): Promise<TrackInput> {
   if (bytes.byteLength > L.trackBodyBytes) {
     throw new ApiError('PAYLOAD_TOO_LARGE', `A track body is limited to ${L.trackBodyBytes} bytes.`);
@@ -62,7 +62,9 @@ export async function parseTrackBody(
   } else if (type === 'multipart/form-data') {
     let form: FormData;
     try {
-      form = await new Response(bytes, { headers: { 'content-type': contentType! } }).formData();
+      form = await new Response(new Uint8Array(bytes), {
+        headers: { 'content-type': contentType! },
+      }).formData();
     } catch {
       throw new ApiError('VALIDATION_ERROR', 'The multipart body could not be read.');
     }
@@ -82,7 +84,70 @@ export async function parseTrackBody(
       `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
     );
   }
-  const parsed = TrackBody.safeParse(raw);
+  return validateTrack(raw as Record<string, unknown>);
+}
+
+function invalid(message: string): never {
+  throw new ApiError('VALIDATION_ERROR', message);
+}
+
+function optionalString(body: Record<string, unknown>, key: string, max: number): string | null {
+  const value = body[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') invalid(`${key}: must be a string`);
+  if (value.length > max) invalid(`${key}: must be at most ${max} characters`);
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * The hot-path validator of a track body: the same rules as the TrackBody schema (which documents
+ * them in /openapi.json; track.test.ts checks the two agree), without zod's allocations — this route
+ * is the service's busiest.
+ */
+export function validateTrack(body: Record<string, unknown>): TrackInput {
+  let type = 'page_view';
+  if (body.type !== undefined) {
+    if (typeof body.type !== 'string') invalid('type: must be a string');
+    type = body.type.trim();
+    if (type === '') invalid('type: must not be empty');
+    if (type.length > L.typeLength) invalid(`type: must be at most ${L.typeLength} characters`);
+    if (!NO_CONTROL_CHARS.test(type)) invalid('type: must not contain control characters');
+  }
+  const pageOf = (key: 'page' | 'url') => {
+    const value = body[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') invalid(`${key}: must be a string`);
+    const trimmed = value.trim();
+    if (trimmed === '') invalid(`${key}: must not be empty`);
+    if (trimmed.length > L.pageLength) invalid(`${key}: must be at most ${L.pageLength} characters`);
+    return trimmed;
+  };
+  const page = pageOf('page');
+  const url = pageOf('url');
+  if (page === undefined && url === undefined) invalid('page: page (or url) is required');
+  let properties: Record<string, unknown> | null = null;
+  if (body.properties !== undefined && body.properties !== null) {
+    const value = body.properties;
+    if (typeof value !== 'object' || Array.isArray(value)) invalid('properties: must be an object');
+    const problem = propertiesProblem(value as Record<string, unknown>);
+    if (problem) invalid(`properties: properties ${problem}`);
+    properties = value as Record<string, unknown>;
+  }
+  return {
+    type,
+    page,
+    url,
+    referrer: optionalString(body, 'referrer', L.referrerLength),
+    title: optionalString(body, 'title', L.titleLength),
+    properties,
+    sessionId: optionalString(body, 'sessionId', L.sessionIdLength),
+  };
+}
+
+/** The zod schema's verdict on a body (used by tests to check validateTrack agrees). */
+export function validateTrackWithSchema(body: unknown): TrackInput {
+  const parsed = TrackBody.safeParse(body);
   if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
   return parsed.data;
 }
