@@ -39,9 +39,13 @@ export class MmdbGeoIp implements GeoIp {
 
   country(ip: string): string | null {
     if (!ipaddr.isValid(ip)) return null;
+    // process() turns an IPv4-mapped IPv6 address into IPv4. Registry data also covers private and
+    // reserved ranges (as the registrant's country): only a public unicast address locates a visitor.
+    const address = ipaddr.process(ip);
+    if (address.range() !== 'unicast') return null;
     let record: CountryRecord | null;
     try {
-      record = this.#reader.get(ip) as CountryRecord | null;
+      record = this.#reader.get(address.toString()) as CountryRecord | null;
     } catch {
       return null;
     }
