@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { engineOf } from '../database.ts';
 
 /**
  * Contact submissions and analytics. Analytics keeps the raw events (listing, audits) plus rollups
@@ -43,6 +44,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['created_at', 'id'])
     .execute();
 
+  // On SQLite the rollup table IS its primary-key b-tree (WITHOUT ROWID): a range of (dimension,
+  // day) is read in key order with its counts, no second lookup per row.
+  const sqlite = engineOf(db) === 'sqlite';
   await db.schema
     .createTable('analytics_daily')
     .addColumn('dimension', 'text', (c) => c.notNull())
@@ -50,6 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('value', 'text', (c) => c.notNull())
     .addColumn('count', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('analytics_daily_pk', ['dimension', 'day', 'value'])
+    .$call((b) => (sqlite ? b.modifyEnd(sql`without rowid`) : b))
     .execute();
 
   await db.schema
