@@ -18,6 +18,9 @@ export interface Scenario {
   prepare?: (url: string) => Promise<void>;
 }
 
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+
 export const scenarios: Scenario[] = [
   { name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 },
   {
@@ -37,5 +40,22 @@ export const scenarios: Scenario[] = [
       const again = await fetch(`${url}/api/posts?per_page=5&page=1`);
       if (again.headers.get('x-cache') !== 'HIT') throw new Error('the posts cache did not warm');
     },
+  },
+  {
+    // Every request is a committed page view (group commit), rate limiter included; the limit is
+    // raised because the load comes from one IP.
+    name: 'POST /api/analytics/track',
+    method: 'POST',
+    path: '/api/analytics/track',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA },
+    body: JSON.stringify({
+      type: 'page_view',
+      page: 'https://agency.example/pricing?utm_source=news',
+      referrer: 'https://www.google.com/',
+      title: 'Pricing',
+      properties: { plan: 'pro' },
+    }),
+    env: { ANALYTICS_TRACK_RATE_LIMIT: '1000000000' },
+    bar: 0.3,
   },
 ];

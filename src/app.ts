@@ -3,6 +3,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
+import { contactRoutes } from './features/contact/routes.ts';
 import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -39,7 +41,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>();
+const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track']);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();
@@ -88,6 +90,8 @@ export function createApp(deps: Dependencies) {
   app.route('/', postsRoutes());
   app.route('/', seoRoutes());
   app.route('/', diagnosticsRoutes());
+  app.route('/', contactRoutes());
+  app.route('/', analyticsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -4,6 +4,7 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { AnalyticsRecorder } from './features/analytics/recorder.ts';
 import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
 import { crmQueueDefinition } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
@@ -11,6 +12,7 @@ import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
@@ -54,6 +56,10 @@ export interface Dependencies {
   wordpress: WordPressClient | null;
   /** Page-speed analysis: PSI with a key, else local Lighthouse when Chromium exists, else null (503). */
   pagespeed: PageSpeedEngine | null;
+  /** IP → country, offline (a MaxMind-format database read once at start-up). */
+  geoip: GeoIp;
+  /** Analytics writes, group-committed; flushed before the database closes. */
+  analytics: AnalyticsRecorder;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -89,6 +95,14 @@ export async function createDependencies(
         pagespeed.name === 'lighthouse' ? LIGHTHOUSE_DEFAULTS.timeoutMs : PSI_DEFAULTS.totalTimeoutMs,
     });
   }
+  const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
+    logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
+  );
+  const rateLimiter = new RateLimiter(database.db);
+  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }), {
+    rateLimiter,
+    perMinute: config.analytics.trackRateLimitPerMinute,
+  });
 
   const deps: Dependencies = {
     config,
@@ -96,7 +110,7 @@ export async function createDependencies(
     db: database.db,
     engine: database.engine,
     cache,
-    rateLimiter: new RateLimiter(database.db),
+    rateLimiter,
     jobs,
     worker,
     // The AI feature builds the real OpenAI-compatible client from config.ai here.
@@ -109,11 +123,14 @@ export async function createDependencies(
     safeFetch,
     wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
     pagespeed,
+    geoip,
+    analytics,
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
+      await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await database.close();
     },
   };

@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+
+const STATEMENT_CACHE_SIZE = 200;
+
 import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 
 /**
@@ -8,31 +11,35 @@ import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely
  * APIs differ in two ways this adapter bridges: node:sqlite takes spread parameters instead of an array,
  * and it tells a reading statement by `columns().length` instead of a `reader` flag.
  */
-/** Prepared statements kept per SQL text: preparing costs more than running a point query. */
-const STATEMENT_CACHE_SIZE = 500;
-
 function adaptDatabase(db: DatabaseSync): SqliteDatabase {
-  const statements = new Map<string, SqliteStatement>();
-  const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
+  // Prepared statements are reused by SQL text (Kysely prepares on every execution): preparing
+  // costs more than running a small statement. Least recently used ones are finalised past the cap.
+  const cache = new Map<string, StatementSync>();
+  const prepareCached = (sql: string): StatementSync => {
+    let stmt = cache.get(sql);
+    if (stmt) {
+      cache.delete(sql);
+    } else {
+      stmt = db.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, stmt);
+    return stmt;
+  };
   return {
     close: () => {
-      statements.clear();
+      cache.clear();
       db.close();
     },
     prepare(sql: string): SqliteStatement {
-      const cached = statements.get(sql);
-      if (cached) return cached;
-      const stmt = db.prepare(sql);
-      const adapted: SqliteStatement = {
+      const stmt = prepareCached(sql);
+      const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
+      return {
         reader: stmt.columns().length > 0,
         all: (parameters) => stmt.all(...params(parameters)),
         run: (parameters) => stmt.run(...params(parameters)),
         iterate: (parameters) => stmt.iterate(...params(parameters)) as IterableIterator<unknown>,
       };
-      if (statements.size >= STATEMENT_CACHE_SIZE)
-        statements.delete(statements.keys().next().value as string);
-      statements.set(sql, adapted);
-      return adapted;
     },
   };
 }
