@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { limitBody } from './http/body.ts';
@@ -69,6 +70,7 @@ export function createApp(deps: Dependencies) {
     await next();
   });
   app.use('*', requestLog(deps.logger));
+  app.use('/api/ai/*', aiNoStore); // before CORS, so preflight answers carry it too
   app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
@@ -78,6 +80,8 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  errorStyles.push(aiErrorStyle);
+  app.route('/', aiRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

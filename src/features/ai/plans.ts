@@ -30,7 +30,8 @@ export const PLANS: Record<PlanPath, Record<Language, Plan>> = {
       name: 'Build',
       description:
         'Diseñamos y construimos su sitio web: rápido, accesible, con un gestor de contenidos que su equipo puede editar y preparado para buscadores desde el primer día.',
-      bestFor: 'Empresas que necesitan un sitio web nuevo, un rediseño, una landing page o una tienda en línea.',
+      bestFor:
+        'Empresas que necesitan un sitio web nuevo, un rediseño, una landing page o una tienda en línea.',
       typicalIncludes: [
         'Taller de descubrimiento y mapa del sitio',
         'Diseño UX y visual',
@@ -141,7 +142,8 @@ export const PLANS: Record<PlanPath, Record<Language, Plan>> = {
       name: 'Technical Review',
       description:
         'Un ingeniero sénior revisa su situación, su código o sus planes y le entrega una recomendación clara y priorizada antes de comprometer presupuesto.',
-      bestFor: 'Equipos que no saben bien qué necesitan, quieren una segunda opinión o requieren una auditoría.',
+      bestFor:
+        'Equipos que no saben bien qué necesitan, quieren una segunda opinión o requieren una auditoría.',
       typicalIncludes: [
         'Llamada para entender objetivos y restricciones',
         'Revisión de código, arquitectura o seguridad',

@@ -3,8 +3,8 @@ import {
   AUDIENCE_CUES,
   CONSTRAINT_CUES,
   CONTEXT_CUES,
-  type Cue,
   CUSTOM_CUES,
+  type Cue,
   FEATURE_CUES,
   GOAL_CUES,
   INDUSTRY_CUES,
@@ -23,9 +23,9 @@ import {
   PRIMARY_CHOICE,
   type RefineFields,
   SERVICES,
-  STYLES,
   type SectionKey,
   type Service,
+  STYLES,
 } from './vocabulary.ts';
 
 export interface Hit {
@@ -64,7 +64,8 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
   const folded = fold(message);
   const parts = fragments(message);
   const fragmentWeight = weights(folded, parts);
-  const scan = (cues: Cue[], negatable = false) => collect(message, folded, parts, fragmentWeight, cues, negatable);
+  const scan = (cues: Cue[], negatable = false) =>
+    collect(message, folded, parts, fragmentWeight, cues, negatable);
 
   const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s])]));
   // "our site is slow" talks about an existing site: unless the visitor asks for a new one, such a
@@ -93,14 +94,24 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     if (!advisory) service = null;
   } else if (service === null) {
     path = customScore >= CUSTOM_THRESHOLD ? 'Custom' : 'Technical Review';
-  } else if (!advisory && customScore >= CUSTOM_THRESHOLD && (service.startsWith('build-') || customScore > serviceScore)) {
+  } else if (
+    !advisory &&
+    customScore >= CUSTOM_THRESHOLD &&
+    (service.startsWith('build-') || customScore > serviceScore)
+  ) {
     path = 'Custom';
     if (service !== 'build-application' && service !== 'build-website') service = null;
   } else {
     path = PATH_OF_SERVICE[service];
   }
 
-  const pathScores: Record<PlanPath, number> = { Build: 0, Launch: 0, Scale: 0, Custom: customScore, 'Technical Review': adviceScore };
+  const pathScores: Record<PlanPath, number> = {
+    Build: 0,
+    Launch: 0,
+    Scale: 0,
+    Custom: customScore,
+    'Technical Review': adviceScore,
+  };
   for (const s of SERVICES) pathScores[PATH_OF_SERVICE[s]] += total(serviceHits.get(s)!);
 
   const industryHits = new Map(INDUSTRIES.map((i) => [i, scan(INDUSTRY_CUES[i])]));
@@ -175,7 +186,13 @@ function collect(
       const part = parts[fragment];
       const before = part ? folded.slice(part.start, start) : '';
       const later = LATER_CUES.test(before) ? 0.5 : 1;
-      hits.push({ start, end, text: message.slice(start, end), weight: w * later * (fragmentWeight[fragment] ?? 1), fragment });
+      hits.push({
+        start,
+        end,
+        text: message.slice(start, end),
+        weight: w * later * (fragmentWeight[fragment] ?? 1),
+        fragment,
+      });
     }
   }
   return hits.sort((a, b) => a.start - b.start);
@@ -186,7 +203,12 @@ function total(hits: Hit[]): number {
 }
 
 /** The value with the highest score at or over `threshold`; ties go to `preferred`, then to the earliest mention. */
-function best<T extends string>(values: readonly T[], hitsOf: (value: T) => Hit[], threshold: number, preferred: T[] = []): T | null {
+function best<T extends string>(
+  values: readonly T[],
+  hitsOf: (value: T) => Hit[],
+  threshold: number,
+  preferred: T[] = [],
+): T | null {
   let winner: T | null = null;
   let winnerScore = 0;
   let winnerStart = Number.POSITIVE_INFINITY;

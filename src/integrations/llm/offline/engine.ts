@@ -1,6 +1,14 @@
 import { type Analysis, analyze, type Hit } from './analyze.ts';
 import { fold, trimLeadIn } from './text.ts';
-import type { Confidence, Industry, Language, PlanPath, RefineFields, SectionKey, Service } from './vocabulary.ts';
+import type {
+  Confidence,
+  Industry,
+  Language,
+  PlanPath,
+  RefineFields,
+  SectionKey,
+  Service,
+} from './vocabulary.ts';
 import { isOneOf, PATHS, SECTION_KEYS, SERVICES } from './vocabulary.ts';
 
 /**
@@ -36,13 +44,21 @@ export interface ConfirmedFacts {
   features?: string[];
 }
 
-export function offlineRecommend(message: string, language: Language, facts: ConfirmedFacts = {}): OfflineRecommendation {
+export function offlineRecommend(
+  message: string,
+  language: Language,
+  facts: ConfirmedFacts = {},
+): OfflineRecommendation {
   const text = [message, ...factSentences(facts)].join('. ');
   const a = analyze(text, { service: isOneOf(SERVICES, facts.service) ? facts.service : undefined });
   const t = TEXT[language];
   const needs = detectedNeeds(a);
   const confidence: Confidence =
-    a.path === 'Technical Review' ? 'low' : a.serviceScore >= 4 || (a.path === 'Custom' && a.evidence.length >= 3) ? 'high' : 'medium';
+    a.path === 'Technical Review'
+      ? 'low'
+      : a.serviceScore >= 4 || (a.path === 'Custom' && a.evidence.length >= 3)
+        ? 'high'
+        : 'medium';
   const alternatives = PATHS.filter((p) => p !== a.path && a.pathScores[p] >= 1.5)
     .sort((x, y) => a.pathScores[y] - a.pathScores[x])
     .slice(0, 2)
@@ -68,7 +84,9 @@ export function offlineRefine(message: string, language: Language): OfflineRefin
     key,
     items: unique(
       a.sections[key].map((hit) =>
-        PHRASE_SECTIONS.has(key) ? phrase(a.message, hit, language) : trimLeadIn(a.fragments[hit.fragment]?.text ?? hit.text),
+        PHRASE_SECTIONS.has(key)
+          ? phrase(a.message, hit, language)
+          : trimLeadIn(a.fragments[hit.fragment]?.text ?? hit.text),
       ),
     ),
   })).filter((s) => s.items.length > 0);
@@ -91,16 +109,28 @@ function missing(a: Analysis, language: Language): Dimension[] {
   if (a.sections.goal.length === 0) out.push('goal');
   if (a.fields.audience === null) out.push('audience');
   if (a.sections.features.length === 0) out.push('features');
-  if (!/\b(?:by|in|next|before|asap|deadline|month|week|spring|summer|june|september|antes|para|proximo|mes|semana|marzo|septiembre|urgente|cuanto antes)\b/.test(f) || !a.sections.constraints.some((h) => /\d|by|next|asap|antes|proximo|mes|urg|deadline/.test(fold(h.text))))
+  if (
+    !/\b(?:by|in|next|before|asap|deadline|month|week|spring|summer|june|september|antes|para|proximo|mes|semana|marzo|septiembre|urgente|cuanto antes)\b/.test(
+      f,
+    ) ||
+    !a.sections.constraints.some((h) => /\d|by|next|asap|antes|proximo|mes|urg|deadline/.test(fold(h.text)))
+  )
     out.push('timeline');
-  if (!/\b(?:budget|presupuesto|cost|costo|precio|pricing|\d+ ?(?:k|usd|eur|dollars|euros|pesos))\b|[$€]/.test(f + a.message)) out.push('budget');
+  if (
+    !/\b(?:budget|presupuesto|cost|costo|precio|pricing|\d+ ?(?:k|usd|eur|dollars|euros|pesos))\b|[$€]/.test(
+      f + a.message,
+    )
+  )
+    out.push('budget');
   if (a.fields.industry === null) out.push('industry');
   void language;
   return out.slice(0, 5);
 }
 
 function detectedNeeds(a: Analysis): string[] {
-  const hits = [...a.sections.service, ...(a.path === 'Custom' ? [] : []), ...a.sections.features].sort((x, y) => x.start - y.start);
+  const hits = [...a.sections.service, ...(a.path === 'Custom' ? [] : []), ...a.sections.features].sort(
+    (x, y) => x.start - y.start,
+  );
   return unique(hits.map((h) => phrase(a.message, h, 'en'))).slice(0, 6);
 }
 
@@ -109,7 +139,17 @@ const STOPWORDS = new Set(
     ' ',
   ),
 );
-const KEEP_LEFT = new Set(['new', 'nueva', 'nuevo', 'online', 'mobile', 'custom', 'internal', 'security', 'marketing']);
+const KEEP_LEFT = new Set([
+  'new',
+  'nueva',
+  'nuevo',
+  'online',
+  'mobile',
+  'custom',
+  'internal',
+  'security',
+  'marketing',
+]);
 
 /** A hit widened to a short noun phrase: one meaningful word on each side ("new marketing website"). */
 function phrase(message: string, hit: Hit, _language: Language): string {
@@ -118,10 +158,15 @@ function phrase(message: string, hit: Hit, _language: Language): string {
   let start = hit.start;
   let end = hit.end;
   const clean = (w: string) => fold(w).trim();
-  if (left && /^[\p{L}\p{N}'-]+$/u.test(left[1]!) && (!STOPWORDS.has(clean(left[1]!)) || KEEP_LEFT.has(clean(left[1]!)))) {
+  if (
+    left &&
+    /^[\p{L}\p{N}'-]+$/u.test(left[1]!) &&
+    (!STOPWORDS.has(clean(left[1]!)) || KEEP_LEFT.has(clean(left[1]!)))
+  ) {
     start -= left[0].length;
   }
-  if (right && /^[\p{L}\p{N}'-]+$/u.test(right[1]!) && !STOPWORDS.has(clean(right[1]!))) end += right[0].length;
+  if (right && /^[\p{L}\p{N}'-]+$/u.test(right[1]!) && !STOPWORDS.has(clean(right[1]!)))
+    end += right[0].length;
   return message.slice(start, end).trim();
 }
 
@@ -207,7 +252,8 @@ interface Texts {
 
 const TEXT: Record<Language, Texts> = {
   en: {
-    summary: (need, industry) => `You are looking for ${need}${industry ? ` for a ${industry} business` : ''}.`,
+    summary: (need, industry) =>
+      `You are looking for ${need}${industry ? ` for a ${industry} business` : ''}.`,
     summaryQuote: (words) => `You wrote: “${words}”.`,
     customSoftware: 'custom software that fits how your business works',
     service: {
@@ -236,7 +282,8 @@ const TEXT: Record<Language, Texts> = {
     why: {
       Build: 'Build fits because what you describe is a website to design and build.',
       Launch: 'Launch fits because you want to take a new application or product to its first release.',
-      Scale: 'Scale fits because you describe an existing product or site that needs to grow, run faster or be looked after.',
+      Scale:
+        'Scale fits because you describe an existing product or site that needs to grow, run faster or be looked after.',
       Custom: 'Custom fits because you need software shaped around your own processes and systems.',
       'Technical Review':
         'A Technical Review fits best because the request is open or asks for an expert assessment before deciding what to build.',
@@ -297,7 +344,8 @@ const TEXT: Record<Language, Texts> = {
     why: {
       Build: 'Build encaja porque lo que describe es un sitio web por diseñar y construir.',
       Launch: 'Launch encaja porque quiere llevar una aplicación o un producto nuevo a su primera versión.',
-      Scale: 'Scale encaja porque describe un producto o sitio existente que necesita crecer, ir más rápido o recibir mantenimiento.',
+      Scale:
+        'Scale encaja porque describe un producto o sitio existente que necesita crecer, ir más rápido o recibir mantenimiento.',
       Custom: 'Custom encaja porque necesita software hecho a la medida de sus procesos y sistemas.',
       'Technical Review':
         'Una Technical Review es lo más adecuado porque la solicitud es abierta o pide una evaluación experta antes de decidir qué construir.',
@@ -306,7 +354,8 @@ const TEXT: Record<Language, Texts> = {
     whenItFits: {
       Build: 'Si lo primero que necesita es un sitio web o una landing page.',
       Launch: 'Si el objetivo es lanzar una app o un producto nuevo.',
-      Scale: 'Si un producto existente necesita rendimiento, infraestructura, SEO, mantenimiento o más desarrolladores.',
+      Scale:
+        'Si un producto existente necesita rendimiento, infraestructura, SEO, mantenimiento o más desarrolladores.',
       Custom: 'Si el trabajo es sobre todo integraciones, automatización o herramientas internas.',
       'Technical Review': 'Si prefiere una evaluación experta antes de comprometer presupuesto.',
     },

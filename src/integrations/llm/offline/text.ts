@@ -45,7 +45,10 @@ export function fragments(message: string): Fragment[] {
 function push(out: Fragment[], message: string, start: number, end: number) {
   const raw = message.slice(start, end);
   const lead = raw.length - raw.trimStart().length;
-  const text = raw.trim().replace(/^[-–—•*"'“”¿¡(]+\s*/u, '').replace(/[\s"'“”)]+$/u, '');
+  const text = raw
+    .trim()
+    .replace(/^[-–—•*"'“”¿¡(]+\s*/u, '')
+    .replace(/[\s"'“”)]+$/u, '');
   if (text.length > 1) out.push({ text, start: start + lead, end });
 }
 

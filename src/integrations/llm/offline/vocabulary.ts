@@ -33,7 +33,13 @@ export const INDUSTRIES = [
   'nonprofit',
   'other',
 ] as const;
-export const AUDIENCES = ['b2b', 'b2c', 'youngAudience', 'specializedProfessionals', 'generalAudience'] as const;
+export const AUDIENCES = [
+  'b2b',
+  'b2c',
+  'youngAudience',
+  'specializedProfessionals',
+  'generalAudience',
+] as const;
 export const STYLES = [
   'modernMinimalist',
   'boldColorful',
