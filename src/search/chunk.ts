@@ -95,7 +95,11 @@ export function parseHtml(html: string): ParsedDocument {
  * paragraph is never separated from its heading; a long section is cut with CHUNK_OVERLAP_WORDS of
  * overlap so a sentence on the cut is found from both sides.
  */
-export function chunkDocument(doc: ParsedDocument, maxWords = CHUNK_WORDS, overlap = CHUNK_OVERLAP_WORDS): string[] {
+export function chunkDocument(
+  doc: ParsedDocument,
+  maxWords = CHUNK_WORDS,
+  overlap = CHUNK_OVERLAP_WORDS,
+): string[] {
   const chunks: string[] = [];
   const headings: string[] = [];
   let body: string[] = [];

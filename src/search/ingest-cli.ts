@@ -30,7 +30,12 @@ try {
 }
 
 const bar = new cliProgress.SingleBar(
-  { format: 'ingest [{bar}] {value}/{total} {label}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
+  {
+    format: 'ingest [{bar}] {value}/{total} {label}',
+    hideCursor: true,
+    clearOnComplete: false,
+    stream: process.stderr,
+  },
   cliProgress.Presets.shades_classic,
 );
 const progress: IngestProgress = {

@@ -38,7 +38,11 @@ const WORDPRESS_PAGE_SIZE = 100;
 const silent: IngestProgress = { start() {}, tick() {}, stop() {} };
 
 /** `target`: a folder path, an `http(s)://` sitemap or page URL, or `wordpress`. */
-export async function ingest(index: SqlSearchIndex, target: string, options: IngestOptions = {}): Promise<IngestReport> {
+export async function ingest(
+  index: SqlSearchIndex,
+  target: string,
+  options: IngestOptions = {},
+): Promise<IngestReport> {
   const progress = options.progress ?? silent;
   const report: IngestReport = { added: 0, updated: 0, unchanged: 0, failed: [] };
   const count = (outcome: ReplaceOutcome) => {
@@ -48,7 +52,8 @@ export async function ingest(index: SqlSearchIndex, target: string, options: Ing
   const max = options.maxDocuments ?? 5000;
   try {
     if (target === 'wordpress' || target === 'wp') {
-      if (!options.wordpressApiUrl) throw new Error('WORDPRESS_API_URL is not set; cannot ingest the WordPress site.');
+      if (!options.wordpressApiUrl)
+        throw new Error('WORDPRESS_API_URL is not set; cannot ingest the WordPress site.');
       await ingestWordPress(index, options.wordpressApiUrl, fetcher, progress, report, count, max);
     } else if (/^https?:\/\//i.test(target)) {
       await ingestUrl(index, target, fetcher, progress, report, count, max);
@@ -129,11 +134,19 @@ async function ingestUrl(
 /** The page URLs of a sitemap, following a sitemap index one level down. */
 async function sitemapPages(xml: string, fetcher: Fetcher, max: number): Promise<string[]> {
   const $ = cheerio.load(xml, { xml: true });
-  const pages = $('url > loc').map((_, el) => $(el).text().trim()).get();
-  for (const nested of $('sitemap > loc').map((_, el) => $(el).text().trim()).get()) {
+  const pages = $('url > loc')
+    .map((_, el) => $(el).text().trim())
+    .get();
+  for (const nested of $('sitemap > loc')
+    .map((_, el) => $(el).text().trim())
+    .get()) {
     if (pages.length >= max) break;
     const inner = cheerio.load(await fetcher.text(nested), { xml: true });
-    pages.push(...inner('url > loc').map((_, el) => inner(el).text().trim()).get());
+    pages.push(
+      ...inner('url > loc')
+        .map((_, el) => inner(el).text().trim())
+        .get(),
+    );
   }
   return [...new Set(pages.filter((p) => /^https?:\/\//i.test(p)))].slice(0, max);
 }
@@ -171,7 +184,11 @@ async function ingestWordPress(
       try {
         const title = post.title?.rendered ? cheerio.load(post.title.rendered).text().trim() : null;
         const parsed = parseHtml(`<main>${post.content?.rendered ?? ''}</main>`);
-        count(await index.replaceDocument(toDocument(`wp:${post.id}`, post.link ?? null, 'wordpress', { ...parsed, title })));
+        count(
+          await index.replaceDocument(
+            toDocument(`wp:${post.id}`, post.link ?? null, 'wordpress', { ...parsed, title }),
+          ),
+        );
       } catch (error) {
         report.failed.push({ location, reason: reason(error) });
       }
@@ -182,7 +199,12 @@ async function ingestWordPress(
   }
 }
 
-function toDocument(key: string, url: string | null, source: string | null, parsed: ParsedDocument): IndexedDocument {
+function toDocument(
+  key: string,
+  url: string | null,
+  source: string | null,
+  parsed: ParsedDocument,
+): IndexedDocument {
   return { key, url, source, title: parsed.title, chunks: chunkDocument(parsed) };
 }
 
@@ -199,7 +221,10 @@ class Fetcher {
   async get(url: string): Promise<Response> {
     const response = await fetch(url, {
       signal: AbortSignal.timeout(this.#timeoutMs),
-      headers: { 'user-agent': 'agency-backend-ingest/1.0', accept: 'text/html, application/xml, application/json;q=0.9, */*;q=0.5' },
+      headers: {
+        'user-agent': 'agency-backend-ingest/1.0',
+        accept: 'text/html, application/xml, application/json;q=0.9, */*;q=0.5',
+      },
       redirect: 'follow',
     });
     if (!response.ok) {

@@ -13,14 +13,26 @@ const CORPUS = join(import.meta.dirname, '../../corpus');
 
 describe('chunking', () => {
   it('keeps headings with their paragraphs and reads the front-matter title', () => {
-    const doc = parseMarkdown('---\ntitle: "Doc"\n---\n# Top\n\nIntro **text** with a [link](http://x).\n\n## Sub\n\n- item one\n- item two\n');
+    const doc = parseMarkdown(
+      '---\ntitle: "Doc"\n---\n# Top\n\nIntro **text** with a [link](http://x).\n\n## Sub\n\n- item one\n- item two\n',
+    );
     expect(doc.title).toBe('Doc');
     expect(chunkDocument(doc)).toEqual(['Top\nIntro text with a link.', 'Top › Sub\nitem one item two']);
   });
 
   it('cuts long sections into chunks of a few hundred words with overlap', () => {
     const words = Array.from({ length: 500 }, (_, i) => `w${i}`);
-    const chunks = chunkDocument({ title: null, blocks: [{ level: 2, text: 'H' }, { level: 0, text: words.join(' ') }] }, 200, 40);
+    const chunks = chunkDocument(
+      {
+        title: null,
+        blocks: [
+          { level: 2, text: 'H' },
+          { level: 0, text: words.join(' ') },
+        ],
+      },
+      200,
+      40,
+    );
     expect(chunks.length).toBe(3);
     expect(chunks[0]!.startsWith('H\nw0 ')).toBe(true);
     expect(chunks[1]!.startsWith('H\nw160 ')).toBe(true); // 40 words of overlap
@@ -97,9 +109,23 @@ describe.each(await testEngines())('search index on %s', (engine) => {
   });
 
   it('re-ingesting a changed document replaces its chunks; source follows url, source, title, item key', async () => {
-    await index.replaceDocument({ key: 'doc-a', url: null, source: null, title: 'Zebra title', chunks: ['zebra one', 'zebra two'] });
+    await index.replaceDocument({
+      key: 'doc-a',
+      url: null,
+      source: null,
+      title: 'Zebra title',
+      chunks: ['zebra one', 'zebra two'],
+    });
     expect((await index.search('zebra')).map((h) => h.source)).toEqual(['Zebra title', 'Zebra title']);
-    expect(await index.replaceDocument({ key: 'doc-a', url: 'https://x.test/z', source: 's', title: 't', chunks: ['zebra three'] })).toBe('updated');
+    expect(
+      await index.replaceDocument({
+        key: 'doc-a',
+        url: 'https://x.test/z',
+        source: 's',
+        title: 't',
+        chunks: ['zebra three'],
+      }),
+    ).toBe('updated');
     const hits = await index.search('zebra');
     expect(hits.map((h) => [h.source, h.text])).toEqual([['https://x.test/z', 'zebra three']]);
     await index.replaceDocument({ key: 'doc-b', url: null, source: null, title: null, chunks: ['quokka'] });
@@ -118,15 +144,24 @@ describe('ingestion from URLs', () => {
       const base = site.url;
       if (req.url === '/sitemap.xml') {
         res.writeHead(200, { 'content-type': 'application/xml' });
-        return res.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/pages.xml</loc></sitemap></sitemapindex>`);
+        res.end(
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/pages.xml</loc></sitemap></sitemapindex>`,
+        );
+        return;
       }
       if (req.url === '/pages.xml') {
         res.writeHead(200, { 'content-type': 'application/xml' });
-        return res.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/a</loc></url><url><loc>${base}/b</loc></url><url><loc>${base}/missing</loc></url></urlset>`);
+        res.end(
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/a</loc></url><url><loc>${base}/b</loc></url><url><loc>${base}/missing</loc></url></urlset>`,
+        );
+        return;
       }
       if (req.url === '/a' || req.url === '/b') {
         res.writeHead(200, { 'content-type': 'text/html' });
-        return res.end(`<html><head><title>Page ${req.url}</title></head><body><h1>Heading</h1><p>platypus page ${req.url}</p></body></html>`);
+        res.end(
+          `<html><head><title>Page ${req.url}</title></head><body><h1>Heading</h1><p>platypus page ${req.url}</p></body></html>`,
+        );
+        return;
       }
       if (req.url?.startsWith('/wp/posts')) {
         const page = Number(new URL(req.url, base).searchParams.get('page'));
