@@ -14,6 +14,39 @@ export interface Scenario {
   env?: Record<string, string>;
   /** Runs once against the started server before measuring (e.g. to warm a cache). */
   prepare?: (url: string) => Promise<void>;
+  /**
+   * A stand-in service started in its own process before the app: `script` prints its port like the
+   * baseline does; `env(url)` gives the app the variables that point at it.
+   */
+  standIn?: { script: string; env: (url: string) => Record<string, string> };
+  /**
+   * Server-side overhead: sequential requests to the app and straight to the stand-in (`path`,
+   * `body`), p50 of each; the difference must stay under `barMs`.
+   */
+  overhead?: { path: string; body: string; barMs: number };
 }
 
-export const scenarios: Scenario[] = [{ name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 }];
+const recommendBody = JSON.stringify({
+  message: 'We need a new website for our dental clinic, clean and modern, with online booking by June.',
+  locale: 'en',
+});
+
+export const scenarios: Scenario[] = [
+  { name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 },
+  { name: 'recommend-plan (offline engine)', method: 'POST', path: '/api/ai/recommend-plan', body: recommendBody, bar: 0.3 },
+  {
+    name: 'recommend-plan (stand-in model)',
+    method: 'POST',
+    path: '/api/ai/recommend-plan',
+    body: recommendBody,
+    standIn: {
+      script: 'bench/llm-stand-in.ts',
+      env: (url) => ({ AI_BASE_URL: `${url}/v1`, AI_MODEL: 'bench', AI_API_KEY: 'bench' }),
+    },
+    overhead: {
+      path: '/v1/chat/completions',
+      body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }] }),
+      barMs: 2,
+    },
+  },
+];

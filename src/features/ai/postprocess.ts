@@ -1,4 +1,4 @@
-import { truncate } from '../../integrations/llm/offline/text.ts';
+import { fold, truncate } from '../../integrations/llm/offline/text.ts';
 import {
   AUDIENCES,
   CONFIDENCE,
@@ -67,13 +67,9 @@ const PLACEHOLDER = new RegExp(
 
 /** "none mentioned", "N/A", "TBD", "—", "ninguno", "por definir", "<signal>", "[item]"… */
 export function isPlaceholder(text: string): boolean {
+  if (text.length > 60) return /^\s*lorem ipsum/i.test(text); // every placeholder is short
   if (/^\s*[<[{(].*[>\]})]\s*$/.test(text)) return true; // template slots such as <signal> or [item]
-  const folded = text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  const folded = fold(text).replace(/\s+/g, ' ').trim();
   return folded === '' || PLACEHOLDER.test(folded);
 }
 

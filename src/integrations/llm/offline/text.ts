@@ -5,14 +5,32 @@
  */
 export function fold(text: string): string {
   let out = '';
-  for (const ch of text) {
-    const base = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-    const one = base.length === 1 ? base : ch.length === 1 ? base.charAt(0) || ' ' : ' ';
-    // Keep the UTF-16 length of the original character so indices stay aligned.
-    const mapped = /[a-z0-9]/.test(one) ? one : ' ';
-    out += ch.length === 2 ? `${mapped} ` : mapped;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128) {
+      if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) out += text[i];
+      else if (code >= 65 && code <= 90) out += String.fromCharCode(code + 32);
+      else out += ' ';
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      out += ' '; // each half of an astral character (emoji…) becomes one space
+    } else {
+      out += foldChar(text[i]!);
+    }
   }
   return out;
+}
+
+const foldedChars = new Map<string, string>();
+
+/** One non-ASCII BMP character folded to one character (`é` → `e`, `Ñ` → `n`, `€` → space). */
+function foldChar(ch: string): string {
+  let folded = foldedChars.get(ch);
+  if (folded === undefined) {
+    const base = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    folded = base.length === 1 && /[a-z0-9]/.test(base) ? base : ' ';
+    if (foldedChars.size < 4096) foldedChars.set(ch, folded);
+  }
+  return folded;
 }
 
 /** Folds for search: like `fold`, with whitespace collapsed. */
