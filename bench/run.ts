@@ -113,7 +113,11 @@ const notes: string[] = [];
 let failed = false;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   const standIn = scenario.standIn ? await start(scenario.standIn.script, {}) : null;
-  const app = await start('src/main.ts', { ...appEnv, ...scenario.env, ...scenario.standIn?.env(standIn!.url) });
+  const app = await start('src/main.ts', {
+    ...appEnv,
+    ...scenario.env,
+    ...scenario.standIn?.env(standIn!.url),
+  });
   await scenario.prepare?.(app.url);
   const result = await measure(app.url, scenario);
   if (scenario.overhead && standIn) {

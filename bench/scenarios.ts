@@ -33,7 +33,13 @@ const recommendBody = JSON.stringify({
 
 export const scenarios: Scenario[] = [
   { name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 },
-  { name: 'recommend-plan (offline engine)', method: 'POST', path: '/api/ai/recommend-plan', body: recommendBody, bar: 0.3 },
+  {
+    name: 'recommend-plan (offline engine)',
+    method: 'POST',
+    path: '/api/ai/recommend-plan',
+    body: recommendBody,
+    bar: 0.3,
+  },
   {
     name: 'recommend-plan (stand-in model)',
     method: 'POST',

@@ -24,7 +24,10 @@ const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const useModel = args.includes('--model');
 const files = args.filter((a) => !a.startsWith('--'));
-const sets = files.length > 0 ? files : ['ai-cases.json', 'ai-holdout.json', 'ai-holdout-2.json'];
+const sets =
+  files.length > 0
+    ? files
+    : ['ai-cases.json', 'ai-holdout.json', 'ai-holdout-2.json', 'ai-holdout-3.json', 'ai-holdout-4.json'];
 
 if (useModel && existsSync('.env')) process.loadEnvFile('.env');
 const config = useModel ? loadConfig(process.env) : null;

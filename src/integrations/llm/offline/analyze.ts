@@ -7,6 +7,7 @@ import {
   type Cue,
   FEATURE_CUES,
   GOAL_CUES,
+  INQUIRY_CUES,
   INDUSTRY_CUES,
   LATER_CUES,
   PRIORITY_CUES,
@@ -82,7 +83,9 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
   const uncertaintyHits = scan(UNCERTAINTY_CUES);
   const customScore = total(customHits);
   const adviceScore = total(adviceHits);
-  const uncertain = total(uncertaintyHits) >= 2;
+  // A short question about what the agency offers is an inquiry: nothing to build from yet.
+  const inquiry = total(scan(INQUIRY_CUES)) >= 2 && message.split(/\s+/).length <= 12;
+  const uncertain = total(uncertaintyHits) >= 2 || inquiry;
 
   let service = confirmed.service ?? best(SERVICES, (s) => serviceHits.get(s)!, SERVICE_THRESHOLD);
   const serviceScore = service ? total(serviceHits.get(service)!) : 0;
@@ -93,7 +96,8 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     path = 'Technical Review';
     if (!advisory) service = null;
   } else if (service === null) {
-    path = customScore >= CUSTOM_THRESHOLD ? 'Custom' : 'Technical Review';
+    // Nothing else asked for: an AI or integration mention alone is enough for Custom.
+    path = customScore >= CUSTOM_THRESHOLD - 0.5 ? 'Custom' : 'Technical Review';
   } else if (
     !advisory &&
     customScore >= CUSTOM_THRESHOLD &&
@@ -175,7 +179,8 @@ function collect(
   negatable: boolean,
 ): Hit[] {
   const hits: Hit[] = [];
-  for (const { re, w } of cues) {
+  // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
+  for (const { re, w } of [...cues].sort((a, b) => b.w - a.w)) {
     for (const match of folded.matchAll(re)) {
       const start = match.index;
       const end = start + match[0].length;

@@ -16,9 +16,13 @@ interface Case {
 }
 
 const EVAL = join(import.meta.dirname, '../../../../eval');
-const cases = ['ai-cases.json', 'ai-holdout.json', 'ai-holdout-2.json'].flatMap(
-  (file) => (JSON.parse(readFileSync(join(EVAL, file), 'utf8')) as { cases: Case[] }).cases,
-);
+const cases = [
+  'ai-cases.json',
+  'ai-holdout.json',
+  'ai-holdout-2.json',
+  'ai-holdout-3.json',
+  'ai-holdout-4.json',
+].flatMap((file) => (JSON.parse(readFileSync(join(EVAL, file), 'utf8')) as { cases: Case[] }).cases);
 const ctx = {
   llm: null,
   search: { search: async () => [] },

@@ -10,10 +10,19 @@ export interface Cue {
   w: number;
 }
 
-const cue = (source: string, w = 1): Cue => ({ re: new RegExp(`\\b(?:${source})\\b`, 'g'), w });
+/** Plural forms (`s`, `es`) of every alternative match too. */
+const cue = (source: string, w = 1): Cue => ({ re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'), w });
 
 export const SERVICE_CUES: Record<Service, Cue[]> = {
   'build-website': [
+    cue(
+      '(?:buy|order|shop)(?: \\w+){0,3} online|sell(?: \\w+){0,2} online|compr\\w*(?: \\w+){0,2} (?:online|por internet|en linea)|vender online|find us online|nos encuentre',
+      1.5,
+    ),
+    cue(
+      'one ?pager|one page site|somewhere online|web presence|company site|business site|brochure site|squarespace|wix|webflow|pagina de aterrizaje|pagina corporativa|web corporativa|catalogo (?:online|en linea)',
+      2,
+    ),
     cue('web ?sites?|webpages?|web pages?|home ?page|landing(?: pages?)?|microsites?|portfolio(?: site)?', 2),
     cue('sites?|sitios?(?: web)?|paginas?(?: web)?|pagina|webs?|blog', 1.5),
     cue(
@@ -22,9 +31,16 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     ),
     cue('redesign|rediseno|redisenar|relaunch|revamp|refresh|renovar|renovacion|makeover|rebuild', 1),
     cue('brochure|corporate site|sitio corporativo|portal de propiedades|listings? site', 2),
-    cue('portal', 1),
   ],
   'build-application': [
+    cue(
+      'portal|members only|area de socios|zona privada|exclusivo para socios|client area|area de clientes',
+      1.5,
+    ),
+    cue(
+      'subscription app|mobile|movil|extension|producto digital|idea (?:for|para) (?:an? |una? )?app|tengo una idea|software (?:for|para)',
+      1.5,
+    ),
     cue('apps?|applications?|aplicacion(?:es)?|aplicativo|mobile app|app movil|ios|android|app stores?', 2),
     cue(
       'mvp|saas|marketplace|plataforma de cursos|course platform|web app|webapp|portal (?:de|para) clientes|games?|juegos?|videojuegos?|iphone|tablets?|telemedicin\\w*',
@@ -38,6 +54,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('launch|lanzar|sacar|v1|first version|primera version', 0.5),
   ],
   'infrastructure-scale': [
+    cue(
+      '(?:seconds|segundos) (?:to load|en cargar)|takes? (?:\\w+ ){0,3}to load|tarda(?:n)? (?:\\w+ ){0,3}en cargar|loading|optimi[sz]\\w*|se traba|se cuelga|caidas|outages?|latency|latencia|queries|consultas lentas|peaks?|picos|concurren\\w*|docker|ci ?cd|pipelines?|migrat\\w* (?:to|a) (?:the )?(?:cloud|nube|aws|azure|gcp)',
+      1.5,
+    ),
     cue(
       'slow|slowly|lento|lenta|lentisim[oa]|lentitud|performance|rendimiento|bottleneck|cuello de botella|speed up|faster|mas rapid[oa]|under load|uptime|load times?|tiempos? de carga',
       1.5,
@@ -58,6 +78,14 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'seo-services': [
     cue(
+      'first page|primera pagina|(?:when|cuando) (?:people |la gente )?(?:search|busca|buscan)|show up (?:on|in|when)|aparecer (?:en|cuando)',
+      2.5,
+    ),
+    cue(
+      'search engines?|buscadores?|get found|be found|encuentren|google (?:nos|los|me) muestre|show up (?:on|in) google|keywords?|palabras clave|backlinks?|meta tags?|posicionar\\w*',
+      2.5,
+    ),
+    cue(
       'seo|posicionamiento|organic traffic|trafico organico|search rankings?|ranking on google|rank (?:higher|better|first)|salir (?:primeros?|primeras?)(?: en google)?|first page of google|primera pagina de google|visibility on google|visibilidad en google',
       3,
     ),
@@ -68,6 +96,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'maintenance-plans': [
     cue(
+      'keep (?:it|them|the site|our site) (?:up to date|updated|secure)|plugin updates?|actualizar plugins|monitoring|monitoreo|hosting and updates',
+      1.5,
+    ),
+    cue(
       'maintenance|maintain|maintaining|mantenimiento|mantener|mantenga|look after|take care of|security patches|parches de seguridad|al dia',
       2,
     ),
@@ -75,12 +107,20 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'development-support': [
     cue(
+      'broken|no funciona|arreglar|fix (?:the|our|some)|new features? (?:to|for|in) (?:our|the)|add(?:ing)? features?|nuevas funcionalidades|ayud\\w* con el desarrollo|take over|hacerse cargo|issues|problemas',
+      1.5,
+    ),
+    cue(
       'bugs?|crash(?:es|ing)?|errores|fallos|se (?:nos )?(?:esta )?cayendo|corrija|corregir|fix(?:es|ing)?',
       1.5,
     ),
     cue('(?:developer|desarrollador)(?: \\w+)? (?:quit|left|se fue)|support|soporte|keep it running', 1.5),
   ],
   'workflow-automation': [
+    cue(
+      'when (?:a|an|someone|the|un|una|alguien|el|la) \\w+ (?:\\w+ ){0,3}(?:it|they|se|should|must|we want)|should (?:land|go|be sent|show up|appear|trigger|create)|triggers?|webhooks?|zapier|make com|n8n|slack|pipedrive|quickbooks|odoo|notify|notifique|notificar|avis(?:e|ar)|registren solas|se registr\\w* sol[oa]s|data entry|copy (?:and )?paste|copiar y pegar|flujos?',
+      2,
+    ),
     cue(
       'automat\\w*|automatic\\w*|sin (?:laburo|trabajo) manual|by hand|a mano|manual(?:ly)? (?:work|entry)|se sincronice solo|on its own|by itself|se cargue solo|solo en el sistema|copies? (?:\\w+ ){0,3}into|copiamos|pasamos a mano|instead of doing it',
       2.5,
@@ -91,11 +131,19 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     ),
     cue('erp|crm|sap|pms|api|docusign|asana|zapier|salesforce|hubspot|plcs?|mercado libre', 1),
     cue(
-      'internal tool|herramienta interna|spreadsheet|excel|hoja de calculo|planilla|workflow|flujo de trabajo|dashboard|tablero|approvals?|aprobaciones|reports?|reportes?|informes?',
+      'internal tool|herramienta interna|spreadsheet|excel|hoja de calculo|planilla|workflow|flujo de trabajo|dashboard|tablero|approvals?|aprobaciones',
       1.5,
     ),
   ],
   'dedicated-team': [
+    cue(
+      'extend (?:our|the) (?:\\w+ )?team|ampliar (?:nuestro|el) equipo|sumar (?:\\w+ ){0,5}(?:a|al) (?:nuestro )?equipo|join (?:our|the) (?:\\w+ )?team|unirse a (?:nuestro|el) equipo|qa engineer|tester',
+      2.5,
+    ),
+    cue(
+      '(?:need|hire|hiring|contratar|necesito|necesitamos|buscamos) (?:\\w+ ){0,2}(?:devs|developers|engineers|programmers|programadores|desarrolladores)|outsourc\\w*|nearshore|tercerizar|full ?time|tiempo completo|staff',
+      2.5,
+    ),
     cue(
       'dedicated team|equipo dedicado|team of (?:\\d+ )?(?:\\d+ )?developers|developers to join|staff augmentation|extend our team|reforzar (?:nuestro|el) (?:equipo|producto)|embedded (?:with|in) our team|(?:engineers|developers|programadores|desarrolladores) (?:\\w+ ){0,2}(?:con|with|en|in) (?:nuestro|our) equipo|(?:engineers|developers|programmers|programadores|desarrolladores) (?:\\w+ ){0,3}(?:team|equipo)',
       3,
@@ -104,12 +152,21 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'strategic-consultation': [
     cue(
+      'spend it wisely|where to invest|en que invertir|priorit\\w*|prioridades|what to do first|que conviene hacer primero|business plan|plan digital|digital plans?',
+      2,
+    ),
+    cue(
       'strategy|strategic|estrategia|estrategica|roadmap|hoja de ruta|transformacion digital|digital transformation',
       2.5,
     ),
     cue('build buy or drop|what to build|modernize|modernizar', 0.5),
   ],
   'technical-advisory': [
+    cue('proposal|propuesta|independent|independiente|quote|cotizacion|due diligence', 2),
+    cue(
+      'assessment|evaluat\\w*|evaluacion|evaluar|revision|review (?:our|the) \\w+|(?:software|system|systems|technical|current|our|the app s|la|nuestra) (?:architecture|arquitectura)|arquitectura actual|pentest\\w*|compliance|cumplimiento|security risks?|riesgos de seguridad|vs|versus|compare|comparar|choose between|elegir entre|que es mejor',
+      2,
+    ),
     cue(
       'audit|auditoria|security review|revision de seguridad|code review|review (?:of )?(?:our )?(?:code|codebase|architecture)|codebase',
       3,
@@ -140,7 +197,7 @@ export const CUSTOM_CUES: Cue[] = [
 /** The visitor asks for guidance. */
 export const ADVICE_CUES: Cue[] = [
   cue(
-    'recommend|recomiendan|recomiendas|recomendarian|recomendacion|advice|advise|aconsejan|orientan|orientacion|sanity check|opinion|which (?:\\w+ ){0,3}should|que (?:\\w+ ){0,2}deberiamos|how does this work|como funciona',
+    'how (?:do|should|can) we|como (?:podemos|deberiamos|hacemos)|what should we|que deberiamos|que conviene|wisely|recommend|recomiendan|recomiendas|recomendarian|recomendacion|advice|advise|aconsejan|orientan|orientacion|sanity check|opinion|which (?:\\w+ ){0,3}should|que (?:\\w+ ){0,2}deberiamos|how does this work|como funciona',
     2,
   ),
   cue(
@@ -176,19 +233,19 @@ export const INDUSTRY_CUES: Record<Industry, Cue[]> = {
   ],
   finance: [
     cue(
-      'bank|banco|fintech|accounting firm|accountants?|firma contable|contadores|insurance|aseguradora|seguros|cooperativa de ahorro|credit union|finance|finanzas|financier[ao]',
+      'bank|banco|fintech|budgeting|presupuesto personal|personal finance|loans?|prestamos|accounting firm|accountants?|firma contable|contadores|insurance|aseguradora|seguros|cooperativa de ahorro|credit union|finance|finanzas|financier[ao]',
       2,
     ),
   ],
   education: [
     cue(
-      'school|schools|colegio|escuela|university|universidad|universitarios|students?|estudiantes|alumnos|e ?learning|courses?|cursos|academy|academia|teachers?|profesores|learning|aprendizaje|campus|matriculas?',
+      'school|schools|colegio|escuela|tutors?|tutores|profesores particulares|lessons|clases particulares|university|universidad|universitarios|students?|estudiantes|alumnos|e ?learning|courses?|cursos|academy|academia|teachers?|profesores|learning|aprendizaje|campus|matriculas?',
       2,
     ),
   ],
   retail: [
     cue(
-      'shopify|woocommerce|online store|tienda|store|shop|e ?commerce|retail|furniture|muebles|ferreteria|we sell|vendemos|vender por internet|product pages|fichas de producto|ropa|clothing|fashion|moda|joyeria|jewel\\w*|magento',
+      'shopify|woocommerce|online store|tienda|bakery|panaderia|wines?|vinos?|vineyard|vina|bodega|store|shop|e ?commerce|retail|furniture|muebles|ferreteria|we sell|vendemos|vender por internet|product pages|fichas de producto|ropa|clothing|fashion|moda|joyeria|jewel\\w*|magento',
       2,
     ),
   ],
@@ -200,13 +257,13 @@ export const INDUSTRY_CUES: Record<Industry, Cue[]> = {
   ],
   realEstate: [
     cue(
-      'real estate|inmobiliaria|properties|property listings|propiedades|bienes raices|realtors?|agentes inmobiliarios',
+      'real estate|edificio|condominio|vecinos|propiedad horizontal|hoa|landlords?|inquilinos|tenants|rentals?|alquiler\\w*|inmobiliaria|properties|property listings|propiedades|bienes raices|realtors?|agentes inmobiliarios',
       2,
     ),
   ],
   hospitality: [
     cue(
-      'hotels?|hoteles|restaurants?|restaurante|guests|huespedes|hospitality|hosteleria|turismo|tourism|cafe|bar|comida',
+      'hotels?|hoteles|restaurants?|restaurante|coffee|cafeteria|catering|food|guests|huespedes|hospitality|hosteleria|turismo|tourism|cafe|bar|comida',
       2,
     ),
   ],
@@ -218,7 +275,7 @@ export const INDUSTRY_CUES: Record<Industry, Cue[]> = {
   ],
   other: [
     cue(
-      'law firm|lawyers?|attorneys?|abogados|despacho|architecture studio|estudio de arquitectura|arquitectos|taller mecanico|mecanic[oa]|plumb\\w*|plomer\\w*|photography|photographer|fotografia|fotografo|tattoo|tatuajes|engineering|ingenieria|construction|construccion|agricultur\\w*|agro|logistics|logistica|automotive|automotriz|gym|gimnasio|salon|peluqueria',
+      'law firm|lawyers?|attorneys?|abogados|despacho|architecture studio|estudio de arquitectura|arquitectos|taller mecanico|mecanic[oa]|plumb\\w*|plomer\\w*|photography|photographer|fotografia|fotografo|tattoo|tatuajes|engineering|ingenieria|construction|construccion|agricultur\\w*|agro|logistics|logistica|automotive|automotriz|gym|gimnasio|salon|peluqueria|yoga|fitness studio|farmers?|agricultores?|beauty|estetica|mechanic',
       1.5,
     ),
   ],
@@ -232,6 +289,8 @@ export const AUDIENCE_CUES: Record<Audience, Cue[]> = {
     ),
   ],
   b2c: [
+    cue('people|personas|families|familias|vecinos|members|socios|fans', 2),
+    cue('customers|clientes|users|usuarios|sales|ventas', 0.75),
     cue(
       'b2c|patients|pacientes|customers complain|guests|huespedes|shoppers|consumers|consumidores|pet owners|duenos de mascotas|la gente|the public buying|online store|tienda online|tienda en linea|vender por internet|shopify|reservas de citas|book appointments',
       2,
@@ -320,5 +379,13 @@ export const CONTEXT_CUES: Cue[] = [
   cue(
     'we have|we run|we are|our (?:current|previous|only)|previous agency|tenemos|somos|ya tenemos|actualmente|hoy lo hacemos|ahora mismo|since the last|desde|\\d+ ?k? (?:visitors|hotels|usuarios|empleados|employees)',
     1,
+  ),
+];
+
+/** A short question about what the agency does ("do you do websites or apps?"): an inquiry, not a brief. */
+export const INQUIRY_CUES: Cue[] = [
+  cue(
+    'do you (?:guys )?(?:do|make|build|offer|work)|what do you (?:do|offer)|hacen|ofrecen|trabajan con|what services|que servicios',
+    2,
   ),
 ];
