@@ -454,3 +454,11 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
     }
   });
 });
+
+describe('HEAD', () => {
+  it('is still answered on search-test though not advertised in Allow', async () => {
+    const res = await offline.app.request('/api/ai/search-test?q=web', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
