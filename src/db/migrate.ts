@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { FileMigrationProvider, Migrator } from 'kysely/migration';
+import { engineOf } from './database.ts';
 
 const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
 
@@ -11,9 +12,17 @@ const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
  */
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any table types
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  // On PostgreSQL, name the schema: without it Kysely's "does the migration table exist" check looks
+  // at every schema of the database, and a kysely_migration table in another schema (another test
+  // file's, another app's) makes it skip creating this schema's own.
+  const migrationTableSchema =
+    engineOf(db) === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_FOLDER }),
+    migrationTableSchema,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
