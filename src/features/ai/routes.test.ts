@@ -462,3 +462,13 @@ describe('HEAD', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the three AI routes', async () => {
+    const doc = await (await offline.app.request('/openapi.json')).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/ai/recommend-plan', '/api/ai/refine', '/api/ai/search-test']),
+    );
+    expect(doc.components.schemas.RecommendResponse).toBeDefined();
+  });
+});
