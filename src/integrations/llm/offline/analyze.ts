@@ -180,7 +180,7 @@ function collect(
 ): Hit[] {
   const hits: Hit[] = [];
   // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
-  for (const { re, w } of [...cues].sort((a, b) => b.w - a.w)) {
+  for (const { re, w } of heaviestFirst(cues)) {
     for (const match of folded.matchAll(re)) {
       const start = match.index;
       const end = start + match[0].length;
@@ -201,6 +201,16 @@ function collect(
     }
   }
   return hits.sort((a, b) => a.start - b.start);
+}
+
+const sortedCues = new WeakMap<Cue[], Cue[]>();
+function heaviestFirst(cues: Cue[]): Cue[] {
+  let sorted = sortedCues.get(cues);
+  if (!sorted) {
+    sorted = [...cues].sort((a, b) => b.w - a.w);
+    sortedCues.set(cues, sorted);
+  }
+  return sorted;
 }
 
 function total(hits: Hit[]): number {
