@@ -10,16 +10,28 @@ export interface Scenario {
   headers?: Record<string, string>;
   /** Minimum ratio of the app's req/s to the baseline's. */
   bar?: number;
-  /** Extra environment for the app server of this scenario (given the stand-in's URL when there is one). */
-  env?: Record<string, string> | ((standInUrl: string) => Record<string, string>);
-  /** A script serving an outside service for this scenario; bench/run.ts starts it first, as its own process. */
-  standIn?: string;
+  /** Extra environment for the app server of this scenario. */
+  env?: Record<string, string>;
   /** Runs once against the started server before measuring (e.g. to warm a cache). */
   prepare?: (url: string) => Promise<void>;
+  /**
+   * A stand-in service started in its own process before the app: `script` prints its port like the
+   * baseline does; `env(url)` gives the app the variables that point at it.
+   */
+  standIn?: { script: string; env: (url: string) => Record<string, string> };
+  /**
+   * Server-side overhead: sequential requests to the app and straight to the stand-in (`path`,
+   * `body`), p50 of each; the difference must stay under `barMs`.
+   */
+  overhead?: { path: string; body: string; barMs: number };
 }
 
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const recommendBody = JSON.stringify({
+  message: 'We need a new website for our dental clinic, clean and modern, with online booking by June.',
+  locale: 'en',
+});
 
 export const scenarios: Scenario[] = [
   { name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 },
@@ -29,11 +41,11 @@ export const scenarios: Scenario[] = [
     method: 'GET',
     path: '/api/posts?per_page=5&page=1',
     bar: 0.35,
-    standIn: 'bench/wordpress-stand-in.ts',
-    env: (wordpressUrl) => ({
-      WORDPRESS_API_URL: `${wordpressUrl}/wp-json/wp/v2`,
-      POSTS_CACHE_TTL_SECONDS: '3600',
-    }),
+    standIn: {
+      script: 'bench/wordpress-stand-in.ts',
+      env: (wordpressUrl) => ({ WORDPRESS_API_URL: `${wordpressUrl}/wp-json/wp/v2` }),
+    },
+    env: { POSTS_CACHE_TTL_SECONDS: '3600' },
     prepare: async (url) => {
       const response = await fetch(`${url}/api/posts?per_page=5&page=1`);
       if (response.status !== 200) throw new Error(`warming /api/posts failed: ${response.status}`);
@@ -57,5 +69,27 @@ export const scenarios: Scenario[] = [
     }),
     env: { ANALYTICS_TRACK_RATE_LIMIT: '1000000000' },
     bar: 0.3,
+  },
+  {
+    name: 'recommend-plan (offline engine)',
+    method: 'POST',
+    path: '/api/ai/recommend-plan',
+    body: recommendBody,
+    bar: 0.3,
+  },
+  {
+    name: 'recommend-plan (stand-in model)',
+    method: 'POST',
+    path: '/api/ai/recommend-plan',
+    body: recommendBody,
+    standIn: {
+      script: 'bench/llm-stand-in.ts',
+      env: (url) => ({ AI_BASE_URL: `${url}/v1`, AI_MODEL: 'bench', AI_API_KEY: 'bench' }),
+    },
+    overhead: {
+      path: '/v1/chat/completions',
+      body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }] }),
+      barMs: 2,
+    },
   },
 ];

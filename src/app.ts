@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: Dependencies) {
     await next();
   });
   app.use('*', requestLog(deps.logger, deps.metrics));
+  app.use('/api/ai/*', aiNoStore); // before CORS, so preflight answers carry it too
   app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
@@ -92,6 +94,8 @@ export function createApp(deps: Dependencies) {
   app.route('/', diagnosticsRoutes());
   app.route('/', contactRoutes());
   app.route('/', analyticsRoutes());
+  errorStyles.push(aiErrorStyle);
+  app.route('/', aiRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -14,6 +14,7 @@ import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
 import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
+import { OpenAiCompatibleClient } from './integrations/llm/openai-compatible-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
 import {
@@ -27,6 +28,8 @@ import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
 import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
+import type { SearchIndex } from './search/search-index.ts';
+import { SqlSearchIndex } from './search/sql-search-index.ts';
 
 /** Everything a handler or a job may need, built once from config (see createDependencies). */
 export interface Dependencies {
@@ -60,6 +63,8 @@ export interface Dependencies {
   geoip: GeoIp;
   /** Analytics writes, group-committed; flushed before the database closes. */
   analytics: AnalyticsRecorder;
+  /** The full-text search index, filled only by `npm run ingest`. */
+  search: SearchIndex;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -113,8 +118,6 @@ export async function createDependencies(
     rateLimiter,
     jobs,
     worker,
-    // The AI feature builds the real OpenAI-compatible client from config.ai here.
-    llm: null,
     captcha: createCaptchaVerifier(config.captcha),
     crm: createCrmClient(config.pipedrive),
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
@@ -125,6 +128,8 @@ export async function createDependencies(
     pagespeed,
     geoip,
     analytics,
+    llm: config.ai ? new OpenAiCompatibleClient(config.ai) : null,
+    search: new SqlSearchIndex(database.db),
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
