@@ -7,6 +7,7 @@ import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
+import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -36,7 +37,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>();
+const STREAMED_UPLOAD_PATHS = new Set<string>([TICKETS_PATH]);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();
@@ -82,6 +83,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', docsRoutes());
   app.route('/', leadRoutes());
   app.route('/', metricsRoutes());
+  app.route('/', supportRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

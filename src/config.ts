@@ -97,6 +97,7 @@ export const envSchema = z.object({
       .filter(Boolean),
   ),
   UPLOADS_DIR: optionalString,
+  UPLOAD_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
@@ -174,7 +175,8 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'comma list of hosts URL analysis may reach although private (tests, intranets)',
     'empty',
   ],
-  UPLOADS_DIR: ['folder for ticket attachments', 'unset: kept in the database'],
+  UPLOADS_DIR: ['reserved; ticket attachments are kept in the database (see docs/support.md)', 'unset'],
+  UPLOAD_TIMEOUT_MS: ['longest time a ticket upload (multipart body) may take to arrive', '`120000`'],
   LOG_LEVEL: ['pino level', '`info`'],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
   WORKERS_ENABLED: ['`false` runs no queue workers in this instance', 'enabled'],
@@ -223,6 +225,8 @@ export interface Config {
   trustProxy: 'none' | 'cloudflare' | 'xff';
   fetchAllowHosts: string[];
   uploadsDir: string | undefined;
+  /** A ticket's multipart body must arrive completely within this time (408 otherwise). */
+  uploadTimeoutMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
@@ -326,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
     uploadsDir: e.UPLOADS_DIR,
+    uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
