@@ -94,6 +94,7 @@ export function crmDealTitle(message: SupportMessage): string {
 
 export function crmNoteHtml(message: SupportMessage): string {
   const rows: Row[] = [
+    ['Name', message.name],
     ...optionalRow('Subject', message.subject),
     ['Message', message.message],
     ['Reference', message.id],

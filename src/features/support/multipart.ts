@@ -33,6 +33,8 @@ export interface UploadOptions {
 /** Bytes `file-type` needs to recognise every allowed format. */
 const SNIFF_BYTES = 4100;
 const CLOSE = { Connection: 'close' };
+/** After a violation, at most this much of the rest of a body is read (and dropped) before answering. */
+const DRAIN_LIMIT_BYTES = MAX_TICKET_BODY_BYTES;
 
 const fail = (code: ConstructorParameters<typeof ApiError>[0], message: string) =>
   new ApiError(code, message, { headers: CLOSE });
@@ -238,9 +240,10 @@ export async function readMultipart(request: Request, options: UploadOptions): P
 }
 
 /**
- * Feeds the body into the parser chunk by chunk, with backpressure, until it ends, a violation is
- * found, or a time bound passes. On a violation the rest of the body is left unread (not cancelled:
- * cancelling would destroy the socket before the 4xx answer could be written).
+ * Feeds the body into the parser chunk by chunk, with backpressure, until it ends or a time bound
+ * passes. After a violation nothing more is parsed or kept, but the rest of the body is still read
+ * and discarded (up to DRAIN_LIMIT_BYTES, within the same time bounds) so the client, which is still
+ * sending, can read the 4xx answer; cancelling the body would reset the connection instead.
  */
 async function pump(
   body: ReadableStream<Uint8Array>,
@@ -249,9 +252,9 @@ async function pump(
 ): Promise<void> {
   const reader = body.getReader();
   let timer: NodeJS.Timeout | undefined;
+  let discarded = 0;
   try {
     for (;;) {
-      if (options.stopped()) return;
       const remaining = options.deadline - Date.now();
       const wait = Math.min(remaining, options.idleMs);
       const next = await Promise.race([
@@ -273,8 +276,13 @@ async function pump(
         return;
       }
       if (next.done) {
-        parser.end();
+        if (!options.stopped()) parser.end();
         return;
+      }
+      if (options.stopped()) {
+        discarded += next.value.byteLength;
+        if (discarded > DRAIN_LIMIT_BYTES) return;
+        continue;
       }
       if (!parser.write(next.value)) {
         await new Promise<void>((resolve) => {
