@@ -128,17 +128,19 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     let sniffed: Promise<void> | null = null;
     let detected: string | null | undefined; // undefined: not yet known; null: no magic number
     const sniff = () => {
-      sniffed ??= fileTypeFromBuffer(Buffer.concat(chunks).subarray(0, SNIFF_BYTES)).then((type) => {
-        detected = type?.mime ?? null;
-        if (detected !== null && !ALLOWED_FILE_TYPES[detected]) {
-          setFailure(
-            fail(
-              'UNSUPPORTED_MEDIA_TYPE',
-              `${sanitizeFileName(info.filename ?? '', position)}: files of type ${detected} are not accepted.`,
-            ),
-          );
-        }
-      });
+      sniffed ??= fileTypeFromBuffer(Buffer.concat(chunks).subarray(0, SNIFF_BYTES))
+        .catch(() => undefined)
+        .then((type) => {
+          detected = type?.mime ?? null;
+          if (detected !== null && !ALLOWED_FILE_TYPES[detected]) {
+            setFailure(
+              fail(
+                'UNSUPPORTED_MEDIA_TYPE',
+                `${sanitizeFileName(info.filename ?? '', position)}: files of type ${detected} are not accepted.`,
+              ),
+            );
+          }
+        });
       return sniffed;
     };
     stream.on('data', (chunk: Buffer) => {
