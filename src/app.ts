@@ -13,6 +13,7 @@ import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { postsRoutes } from './features/posts/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
+import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -42,7 +43,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track']);
+const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track', TICKETS_PATH]);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();
@@ -96,6 +97,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', analyticsRoutes());
   errorStyles.push(aiErrorStyle);
   app.route('/', aiRoutes());
+  app.route('/', supportRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -40,7 +40,7 @@ export interface AttachmentMeta {
   contentType: string;
   /** Bytes, when known (inline content). */
   size: number | null;
-  source: 'inline' | 'path';
+  source: 'inline' | 'path' | 'blob';
 }
 
 export interface OutboxMessage {
@@ -95,8 +95,8 @@ export function attachmentMeta(message: MailMessage): AttachmentMeta[] {
   return (message.attachments ?? []).map((a) => ({
     filename: a.filename,
     contentType: a.contentType,
-    size: a.contentBase64 !== undefined ? Buffer.from(a.contentBase64, 'base64').length : null,
-    source: a.path ? 'path' : 'inline',
+    size: a.contentBase64 !== undefined ? Buffer.from(a.contentBase64, 'base64').length : (a.size ?? null),
+    source: a.blobId ? 'blob' : a.path ? 'path' : 'inline',
   }));
 }
 
