@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { adminRoutes } from './features/admin/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', docsRoutes());
   app.route('/', leadRoutes());
   app.route('/', metricsRoutes());
+  app.route('/', adminRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({
