@@ -80,6 +80,7 @@ export const formatNumber = (n) => numberFormat.format(n);
 
 /** `build-website` → `Build website`, `realEstate` → `Real estate`. */
 export function humanize(value) {
+  if (/^b2[bc]$/i.test(String(value))) return String(value).toUpperCase();
   const spaced = String(value)
     .replace(/[-_]+/g, ' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')

@@ -22,10 +22,11 @@ function message(m) {
       m.bcc.length ? ` · Bcc ${m.bcc.join(', ')}` : '',
       ` · ${m.attempts} attempt(s) · `,
       timeEl(m.createdAt),
+      leadLink(m.idempotencyKey) ? ' · ' : '',
+      leadLink(m.idempotencyKey),
     ),
     m.lastError ? el('p', { class: 'error' }, m.lastError) : null,
     el('details', {}, el('summary', {}, 'Text'), el('pre', { class: 'body' }, m.text)),
-    leadLink(m.idempotencyKey),
   );
 }
 
