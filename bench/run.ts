@@ -98,10 +98,13 @@ await stop(baseline.child);
 const rows: string[][] = [];
 let failed = false;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
-  const app = await start('src/main.ts', { ...appEnv, ...scenario.env });
+  const standIn = scenario.standIn ? await start(scenario.standIn, {}) : null;
+  const env = typeof scenario.env === 'function' ? scenario.env(standIn?.url ?? '') : scenario.env;
+  const app = await start('src/main.ts', { ...appEnv, ...env });
   await scenario.prepare?.(app.url);
   const result = await measure(app.url, scenario);
   await stop(app.child);
+  if (standIn) await stop(standIn.child);
   const ratio = result.rps / baselineResult.rps;
   const ok = scenario.bar === undefined || ratio >= scenario.bar;
   if (!ok) failed = true;

@@ -10,10 +10,52 @@ export interface Scenario {
   headers?: Record<string, string>;
   /** Minimum ratio of the app's req/s to the baseline's. */
   bar?: number;
-  /** Extra environment for the app server of this scenario. */
-  env?: Record<string, string>;
+  /** Extra environment for the app server of this scenario (given the stand-in's URL when there is one). */
+  env?: Record<string, string> | ((standInUrl: string) => Record<string, string>);
+  /** A script serving an outside service for this scenario; bench/run.ts starts it first, as its own process. */
+  standIn?: string;
   /** Runs once against the started server before measuring (e.g. to warm a cache). */
   prepare?: (url: string) => Promise<void>;
 }
 
-export const scenarios: Scenario[] = [{ name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 }];
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+
+export const scenarios: Scenario[] = [
+  { name: 'GET /health', method: 'GET', path: '/health', bar: 0.7 },
+  {
+    // Cache hits of the posts proxy: the cache is warmed once, then every request is served from it.
+    name: 'GET /api/posts (cache hit)',
+    method: 'GET',
+    path: '/api/posts?per_page=5&page=1',
+    bar: 0.35,
+    standIn: 'bench/wordpress-stand-in.ts',
+    env: (wordpressUrl) => ({
+      WORDPRESS_API_URL: `${wordpressUrl}/wp-json/wp/v2`,
+      POSTS_CACHE_TTL_SECONDS: '3600',
+    }),
+    prepare: async (url) => {
+      const response = await fetch(`${url}/api/posts?per_page=5&page=1`);
+      if (response.status !== 200) throw new Error(`warming /api/posts failed: ${response.status}`);
+      const again = await fetch(`${url}/api/posts?per_page=5&page=1`);
+      if (again.headers.get('x-cache') !== 'HIT') throw new Error('the posts cache did not warm');
+    },
+  },
+  {
+    // Every request is a committed page view (group commit), rate limiter included; the limit is
+    // raised because the load comes from one IP.
+    name: 'POST /api/analytics/track',
+    method: 'POST',
+    path: '/api/analytics/track',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA },
+    body: JSON.stringify({
+      type: 'page_view',
+      page: 'https://agency.example/pricing?utm_source=news',
+      referrer: 'https://www.google.com/',
+      title: 'Pricing',
+      properties: { plan: 'pro' },
+    }),
+    env: { ANALYTICS_TRACK_RATE_LIMIT: '1000000000' },
+    bar: 0.3,
+  },
+];

@@ -4,10 +4,15 @@ import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
+import { contactRoutes } from './features/contact/routes.ts';
+import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
+import { postsRoutes } from './features/posts/routes.ts';
+import { seoRoutes } from './features/seo/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -37,7 +42,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>();
+const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track']);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();
@@ -83,6 +88,11 @@ export function createApp(deps: Dependencies) {
   app.route('/', docsRoutes());
   app.route('/', leadRoutes());
   app.route('/', metricsRoutes());
+  app.route('/', postsRoutes());
+  app.route('/', seoRoutes());
+  app.route('/', diagnosticsRoutes());
+  app.route('/', contactRoutes());
+  app.route('/', analyticsRoutes());
   app.route('/', adminRoutes());
 
   const openApiDocument = () =>

@@ -4,15 +4,27 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { AnalyticsRecorder } from './features/analytics/recorder.ts';
+import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
 import { crmQueueDefinition } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
 import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
+import {
+  findChrome,
+  LIGHTHOUSE_DEFAULTS,
+  LocalLighthouseEngine,
+} from './integrations/pagespeed/lighthouse-engine.ts';
+import { PageSpeedInsightsEngine, PSI_DEFAULTS } from './integrations/pagespeed/psi-client.ts';
+import type { PageSpeedEngine } from './integrations/pagespeed/report.ts';
+import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 
@@ -38,6 +50,16 @@ export interface Dependencies {
   quota: PrototypeQuota;
   metrics: Metrics;
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
+  /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
+  safeFetch: SafeFetcher;
+  /** The posts upstream; null when WORDPRESS_API_URL is unset (posts routes answer 503). */
+  wordpress: WordPressClient | null;
+  /** Page-speed analysis: PSI with a key, else local Lighthouse when Chromium exists, else null (503). */
+  pagespeed: PageSpeedEngine | null;
+  /** IP → country, offline (a MaxMind-format database read once at start-up). */
+  geoip: GeoIp;
+  /** Analytics writes, group-committed; flushed before the database closes. */
+  analytics: AnalyticsRecorder;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -61,14 +83,34 @@ export async function createDependencies(
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
+  const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
+  const pagespeed = choosePageSpeedEngine(config, safeFetch);
+  const cache = new CacheStore(database.db);
+  if (pagespeed) {
+    registerDiagnosticsQueue(worker, {
+      engine: pagespeed,
+      cache,
+      logger: logger.child({ component: 'diagnostics' }),
+      timeoutMs:
+        pagespeed.name === 'lighthouse' ? LIGHTHOUSE_DEFAULTS.timeoutMs : PSI_DEFAULTS.totalTimeoutMs,
+    });
+  }
+  const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
+    logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
+  );
+  const rateLimiter = new RateLimiter(database.db);
+  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }), {
+    rateLimiter,
+    perMinute: config.analytics.trackRateLimitPerMinute,
+  });
 
   const deps: Dependencies = {
     config,
     logger,
     db: database.db,
     engine: database.engine,
-    cache: new CacheStore(database.db),
-    rateLimiter: new RateLimiter(database.db),
+    cache,
+    rateLimiter,
     jobs,
     worker,
     // The AI feature builds the real OpenAI-compatible client from config.ai here.
@@ -78,15 +120,30 @@ export async function createDependencies(
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
     quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
     metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
+    safeFetch,
+    wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
+    pagespeed,
+    geoip,
+    analytics,
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
+      await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await database.close();
     },
   };
   worker.register(emailQueueDefinition(deps));
   worker.register(crmQueueDefinition(deps));
   return deps;
+}
+
+function choosePageSpeedEngine(config: Config, safeFetch: SafeFetcher): PageSpeedEngine | null {
+  if (config.pagespeed.apiKey) {
+    return new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey });
+  }
+  const chromePath = findChrome(config.pagespeed.chromePath);
+  if (!chromePath) return null;
+  return new LocalLighthouseEngine({ chromePath, safeFetch, allowHosts: config.fetchAllowHosts });
 }
