@@ -9,6 +9,7 @@ import {
   ADMIN_ENV,
   ADMIN_KEY,
   CHAT_KEY,
+  seedAnalytics,
   submission,
   VENDOR_GOAL,
   XSS_COMPANY,
@@ -42,6 +43,7 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
   let page: Page;
   const ids: Record<string, string> = {};
   const consoleErrors: string[] = [];
+  let analyticsEvents = 0;
   const dialogs: string[] = [];
 
   const post = async (body: unknown) => {
@@ -80,7 +82,7 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    server = await startTestServer({ env: ADMIN_ENV });
+    server = await startTestServer({ env: { ...ADMIN_ENV, PUBLIC_BASE_URL: 'https://api.agency.example' } });
     ids.ana = await post(
       submission({ name: 'Ana García', email: 'ana@acme.example', company: 'Acme S.A.S.' }),
     );
@@ -119,6 +121,8 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     const claimed = await jobs.claim(EMAIL_QUEUE, 60_000);
     if (!claimed) throw new Error('no job to kill');
     await jobs.fail(claimed, new Error('SMTP 550: mailbox unavailable'), { permanent: true });
+
+    analyticsEvents = await seedAnalytics(server.deps.db, 30);
 
     browser = await chromium.launch({ executablePath: CHROME, args: ARGS });
     context = await browser.newContext({
@@ -266,10 +270,32 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     expect((await server.deps.jobs.status(EMAIL_QUEUE)).counts.dead).toBe(0);
   });
 
-  it('the analytics tab says what it can show', async () => {
+  it('charts the analytics: daily visitors and events, top pages, countries', async () => {
     await page.locator('#tabs a[data-tab="analytics"]').click();
-    await expect.poll(() => page.locator('#analytics-state').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#analytics-body .chart svg').count()).toBe(5);
+    const daily = page.locator('#analytics-body .chart svg').first();
+    expect(await daily.locator('polyline').count()).toBe(2);
+    expect(await daily.locator('circle').count()).toBe(60);
+    const text = (await page.locator('#analytics-body').textContent()) ?? '';
+    for (const expected of [
+      'Top pages',
+      '/pricing',
+      'Countries',
+      'Colombia',
+      'Event types',
+      'page_view',
+      'google.com',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(await page.locator('#analytics-body .kpi strong').first().textContent()).toBe(
+      analyticsEvents.toLocaleString('en-GB'),
+    );
     await shot(page, 'admin-analytics.png');
+    await page.locator('#analytics-range select').selectOption('7');
+    await expect
+      .poll(() => page.locator('#analytics-body .chart svg').first().locator('circle').count())
+      .toBe(14);
   });
 
   it('the happy path logged no console error', () => {
@@ -328,6 +354,10 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
       await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);
     await shot(mobile, 'admin-mobile-detail.png', false);
+    await mobile.locator('#tabs a[data-tab="analytics"]').click();
+    await expect.poll(() => mobile.locator('#analytics-body .chart svg').count()).toBe(5);
+    expect(await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await shot(mobile, 'admin-mobile-analytics.png', false);
     expect(consoleErrors).toEqual([]);
     await phone.close();
   });

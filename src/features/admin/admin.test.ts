@@ -8,6 +8,7 @@ import {
   ADMIN_KEY,
   CHAT_KEY,
   insertTestLead,
+  seedAnalytics,
   submission,
   XSS_COMPANY,
   XSS_NAME,
@@ -84,18 +85,20 @@ describe.each(engines)('admin API on %s', (engine) => {
       ['GET', '/admin/api/outbox'],
       ['GET', '/admin/api/queues'],
       ['POST', `/admin/api/queues/${EMAIL_QUEUE}/retry`],
+      ['GET', '/admin/api/analytics'],
     ];
     it.each(routes)(
       '%s %s: 401 without the key, 401 with the chat key, 200 with the admin key',
       async (method, path) => {
         const url = path.replace('LEAD', ids.ana ?? '');
         const send = (headers: Record<string, string>) => ctx.app.request(url, { method, headers });
-        for (const headers of [
+        const refused: Record<string, string>[] = [
           {},
           { 'X-Admin-Api-Key': CHAT_KEY },
           { 'X-Admin-Api-Key': '' },
           { 'X-Chat-Api-Key': ADMIN_KEY },
-        ]) {
+        ];
+        for (const headers of refused) {
           const res = await send(headers);
           expect(res.status).toBe(401);
           const body: Json = await res.json();
@@ -426,6 +429,31 @@ describe.each(engines)('admin API on %s', (engine) => {
         in: 'header',
         name: 'X-Admin-Api-Key',
       });
+    });
+  });
+
+  describe('GET /admin/api/analytics', () => {
+    it('answers exactly what GET /api/analytics/stats answers, for the charts', async () => {
+      const written = await seedAnalytics(ctx.deps.db, 14);
+      const today = new Date().toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 13 * DAY).toISOString().slice(0, 10);
+      const query = `from=${from}&to=${today}&limit=5`;
+      const admin = await getJson(`/admin/api/analytics?${query}`);
+      const pub: Json = await (await ctx.app.request(`/api/analytics/stats?${query}`)).json();
+      expect(admin).toEqual(pub);
+      expect(admin.totalEvents).toBe(written);
+      expect(admin.timeseries).toHaveLength(14);
+      expect(admin.timeseries.reduce((n: number, p: Json) => n + p.events, 0)).toBe(written);
+      expect(admin.topPages.length).toBeLessThanOrEqual(5);
+      expect(admin.topCountries.map((c: Json) => c.country)).toContain('CO');
+    });
+
+    it('rejects a bad range with a 400 envelope', async () => {
+      for (const query of ['from=2026-02-30', 'from=2026-10-05&to=2026-10-01', 'limit=0']) {
+        const res = await get(`/admin/api/analytics?${query}`);
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as Json).error.code).toBe('VALIDATION_ERROR');
+      }
     });
   });
 });

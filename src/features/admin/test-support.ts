@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import { type AnalyticsEventRow, writeBatch } from '../analytics/store.ts';
 import { insertLead, type LeadClassification, type LeadStatus, type NewLead } from '../leads/store.ts';
 
 /** Shared set-up of the admin tests: keys, hostile strings and lead seeding. */
@@ -77,4 +78,43 @@ export async function insertTestLead(
   };
   await insertLead(db, lead);
   return id;
+}
+
+const PAGES = ['/', '/services/web', '/pricing', '/wizard', '/blog/seo-basics', '/contact'];
+const COUNTRIES = ['CO', 'US', 'ES', 'MX', 'DE', null];
+const REFERRERS = [null, 'google.com', 'linkedin.com', null, 'duckduckgo.com'];
+
+/**
+ * Writes `days` days of page views (ending today, UTC) through the analytics store, with a
+ * deterministic pattern; returns how many events it wrote.
+ */
+export async function seedAnalytics(db: Db, days: number, now = Date.now()): Promise<number> {
+  const rows: AnalyticsEventRow[] = [];
+  for (let d = days - 1; d >= 0; d--) {
+    const at = now - d * 86_400_000;
+    const day = new Date(at).toISOString().slice(0, 10);
+    const visitors = 4 + (((days - d) * 7) % 9);
+    for (let v = 0; v < visitors; v++) {
+      const views = 1 + ((v + d) % 3);
+      for (let i = 0; i < views; i++) {
+        const referrer = REFERRERS[(v + i) % REFERRERS.length] ?? null;
+        rows.push({
+          id: randomUUID(),
+          type: i === views - 1 && v % 4 === 0 ? 'cta_click' : 'page_view',
+          page: PAGES[(v * 3 + i + d) % PAGES.length] as string,
+          referrer: referrer ? `https://${referrer}/` : null,
+          referrer_host: referrer,
+          title: null,
+          properties: null,
+          session_id: null,
+          country: COUNTRIES[(v + d) % COUNTRIES.length] ?? null,
+          visitor_hash: `visitor-${day}-${v}`,
+          day,
+          created_at: at,
+        });
+      }
+    }
+  }
+  await writeBatch(db, rows, 3);
+  return rows.length;
 }

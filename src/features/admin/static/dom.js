@@ -65,7 +65,8 @@ export function showState(node, message, kind = 'info') {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+// Analytics days are UTC days: format them in UTC so a day never shows as the one before.
+const dateOnly = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const numberFormat = new Intl.NumberFormat();
 
 /** An instant in the operator's locale and time zone, as a <time> element. */

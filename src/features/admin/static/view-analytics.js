@@ -68,7 +68,7 @@ export async function showAnalytics(app) {
       el(
         'section',
         { class: 'panel wide' },
-        el('h2', {}, 'Daily visitors and page views'),
+        el('h2', {}, 'Daily visitors and events (page views and other events)'),
         series.length
           ? lineChart({
               title: 'Daily visitors and events',
