@@ -356,7 +356,9 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     await shot(mobile, 'admin-mobile-detail.png', false);
     await mobile.locator('#tabs a[data-tab="analytics"]').click();
     await expect.poll(() => mobile.locator('#analytics-body .chart svg').count()).toBe(5);
-    expect(await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
     await shot(mobile, 'admin-mobile-analytics.png', false);
     expect(consoleErrors).toEqual([]);
     await phone.close();
