@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { adminRoutes } from './features/admin/routes.ts';
 import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
@@ -98,6 +99,7 @@ export function createApp(deps: Dependencies) {
   errorStyles.push(aiErrorStyle);
   app.route('/', aiRoutes());
   app.route('/', supportRoutes());
+  app.route('/', adminRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

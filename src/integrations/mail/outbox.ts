@@ -174,7 +174,7 @@ export async function markOutbox(
 /** The outbox for the admin: newest first, with a total. */
 export async function listOutbox(
   db: Db,
-  options: { page?: number; limit?: number; status?: OutboxStatus } = {},
+  options: { page?: number; limit?: number; status?: OutboxStatus; keyPrefix?: string } = {},
 ): Promise<{ messages: OutboxMessage[]; total: number; page: number; limit: number }> {
   const page = Math.max(1, options.page ?? 1);
   const limit = Math.min(200, Math.max(1, options.limit ?? 50));
@@ -189,6 +189,12 @@ export async function listOutbox(
   if (options.status) {
     count = count.where('status', '=', options.status);
     rows = rows.where('status', '=', options.status);
+  }
+  if (options.keyPrefix) {
+    // One lead's e-mails: their idempotency keys are `${leadId}:${kind}`.
+    const pattern = `${options.keyPrefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    count = count.where(sql<string>`idempotency_key`, 'like', sql<string>`${pattern} escape '\\'`);
+    rows = rows.where(sql<string>`idempotency_key`, 'like', sql<string>`${pattern} escape '\\'`);
   }
   const [{ total }, list] = await Promise.all([count.executeTakeFirstOrThrow(), rows.execute()]);
   return { messages: list.map(toMessage), total: Number(total), page, limit };
