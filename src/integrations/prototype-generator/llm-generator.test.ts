@@ -10,7 +10,10 @@ import { type ProgressUpdate, type PrototypeBrief, PrototypeGenerationError } fr
  */
 class HttpLlmClient implements LlmClient {
   readonly model = 'stand-in-model';
-  constructor(readonly baseUrl: string) {}
+  readonly baseUrl: string;
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
   async complete(request: CompletionRequest): Promise<string> {
     let text = '';
     for await (const delta of this.stream(request)) text += delta;

@@ -37,7 +37,11 @@ export function extractHtml(answer: string): string | null {
 }
 
 function unsafeUrl(value: string): boolean {
-  const v = value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
+  // Browsers ignore whitespace and control characters inside a scheme (`java\tscript:`).
+  const v = [...value]
+    .filter((ch) => ch.charCodeAt(0) > 0x20)
+    .join('')
+    .toLowerCase();
   if (v.startsWith('javascript:') || v.startsWith('vbscript:')) return true;
   if (v.startsWith('data:')) return !/^data:image\/(png|gif|jpe?g|webp);/.test(v);
   // Anything absolute would be fetched from elsewhere (or leave the sandbox on click).

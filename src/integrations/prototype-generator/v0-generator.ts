@@ -122,12 +122,12 @@ export class V0PrototypeGenerator implements PrototypeGenerator {
       content: String(f.content ?? ''),
     }));
     if (files.length === 0 && chat.files) {
-      chat.files.forEach((f, i) =>
+      for (const [i, f] of chat.files.entries()) {
         files.push({
           name: String(f.meta?.file ?? `file-${i + 1}.${f.lang}`),
           content: String(f.source ?? ''),
-        }),
-      );
+        });
+      }
     }
     return { generator: 'v0', html: null, demoUrl, files, externalId: chat.id };
   }
