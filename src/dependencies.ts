@@ -4,8 +4,17 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { BackgroundTasks } from './features/prototypes/background.ts';
+import { prototypeContext } from './features/prototypes/context.ts';
+import type { PrototypeJob } from './features/prototypes/generation.ts';
+import { type PrototypeLeads, unavailableLeads } from './features/prototypes/lead-port.ts';
+import { prototypeQueue, prototypeQueueDefinition } from './features/prototypes/queue.ts';
+import {
+  createPrototypeGenerator,
+  type PrototypeGenerator,
+} from './integrations/prototype-generator/index.ts';
 import { JobQueue } from './queue/job-queue.ts';
-import { QueueWorker } from './queue/worker.ts';
+import { type NamedQueue, QueueWorker } from './queue/worker.ts';
 
 /** Everything a handler or a job may need, built once from config (see createDependencies). */
 export interface Dependencies {
@@ -17,6 +26,14 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** Prototype generation: the generator chosen from config, the leads it reads, PrototypeQueue. */
+  prototypes: {
+    generator: PrototypeGenerator;
+    leads: PrototypeLeads;
+    queue: NamedQueue<PrototypeJob>;
+    /** Generations running in this process after their request returned. */
+    tasks: BackgroundTasks;
+  };
   /** Aborted when the process starts shutting down: long-lived streams end on it. */
   shutdownSignal: AbortSignal;
   close(): Promise<void>;
@@ -25,6 +42,9 @@ export interface Dependencies {
 export interface DependencyOverrides {
   database?: DatabaseHandle;
   backoffBaseMs?: number;
+  /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
+  prototypeGenerator?: PrototypeGenerator;
+  prototypeLeads?: PrototypeLeads;
 }
 
 /** The composition root: opens the database, applies migrations, and builds every service once. */
@@ -38,6 +58,7 @@ export async function createDependencies(
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
+  const prototypeTasks = new BackgroundTasks();
 
   const deps: Dependencies = {
     config,
@@ -48,12 +69,24 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    prototypes: {
+      generator: overrides.prototypeGenerator ?? createPrototypeGenerator(config, null, logger),
+      leads: overrides.prototypeLeads ?? unavailableLeads,
+      queue: prototypeQueue(jobs),
+      tasks: prototypeTasks,
+    },
     shutdownSignal: shutdown.signal,
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
+      // Running generations were aborted by the signal and hand over to PrototypeQueue; let them record it.
+      await Promise.race([
+        prototypeTasks.idle(),
+        new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref()),
+      ]);
       await database.close();
     },
   };
+  worker.register(prototypeQueueDefinition(() => prototypeContext(deps)));
   return deps;
 }
