@@ -5,6 +5,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
@@ -79,6 +80,7 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', leadRoutes());
   app.route('/', metricsRoutes());
 
   const openApiDocument = () =>

@@ -4,7 +4,15 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { crmQueueDefinition } from './features/leads/crm-sync.ts';
+import { PrototypeQuota } from './features/leads/quota.ts';
 import { Metrics } from './http/metrics.ts';
+import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
+import type { CrmClient } from './integrations/crm/crm.ts';
+import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import type { LlmClient } from './integrations/llm/llm-client.ts';
+import { emailQueueDefinition } from './integrations/mail/queue.ts';
+import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 
@@ -18,6 +26,16 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** The language model (AI_BASE_URL), or null: each feature then uses the built-in offline engine. */
+  llm: LlmClient | null;
+  /** CAPTCHA siteverify, or not enforced when CAPTCHA_SECRET is unset. */
+  captcha: CaptchaVerifier;
+  /** Pipedrive, or skipped when PIPEDRIVE_API_TOKEN is unset. */
+  crm: CrmClient;
+  /** SMTP, or the stored outbox when SMTP_URL is unset; send through `enqueueEmail`. */
+  mail: MailTransport;
+  /** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
+  quota: PrototypeQuota;
   metrics: Metrics;
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
@@ -53,6 +71,12 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    // The AI feature builds the real OpenAI-compatible client from config.ai here.
+    llm: null,
+    captcha: createCaptchaVerifier(config.captcha),
+    crm: createCrmClient(config.pipedrive),
+    mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
+    quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
     metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
@@ -62,5 +86,7 @@ export async function createDependencies(
       await database.close();
     },
   };
+  worker.register(emailQueueDefinition(deps));
+  worker.register(crmQueueDefinition(deps));
   return deps;
 }
