@@ -5,6 +5,8 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { leadRoutes } from './features/leads/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
 import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
@@ -69,7 +71,7 @@ export function createApp(deps: Dependencies) {
     c.set('deps', deps);
     await next();
   });
-  app.use('*', requestLog(deps.logger));
+  app.use('*', requestLog(deps.logger, deps.metrics));
   app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
@@ -79,7 +81,9 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', leadRoutes());
   app.route('/', prototypeRoutes());
+  app.route('/', metricsRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -4,11 +4,21 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { crmQueueDefinition } from './features/leads/crm-sync.ts';
+import { PrototypeQuota } from './features/leads/quota.ts';
 import { BackgroundTasks } from './features/prototypes/background.ts';
 import { prototypeContext } from './features/prototypes/context.ts';
 import type { PrototypeJob } from './features/prototypes/generation.ts';
-import { type PrototypeLeads, unavailableLeads } from './features/prototypes/lead-port.ts';
+import type { PrototypeLeads } from './features/prototypes/lead-port.ts';
+import { leadsForPrototypes } from './features/prototypes/leads-adapter.ts';
 import { prototypeQueue, prototypeQueueDefinition } from './features/prototypes/queue.ts';
+import { Metrics } from './http/metrics.ts';
+import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
+import type { CrmClient } from './integrations/crm/crm.ts';
+import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import type { LlmClient } from './integrations/llm/llm-client.ts';
+import { emailQueueDefinition } from './integrations/mail/queue.ts';
+import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
 import {
   createPrototypeGenerator,
   type PrototypeGenerator,
@@ -26,6 +36,17 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
+  /** The language model (AI_BASE_URL), or null: each feature then uses the built-in offline engine. */
+  llm: LlmClient | null;
+  /** CAPTCHA siteverify, or not enforced when CAPTCHA_SECRET is unset. */
+  captcha: CaptchaVerifier;
+  /** Pipedrive, or skipped when PIPEDRIVE_API_TOKEN is unset. */
+  crm: CrmClient;
+  /** SMTP, or the stored outbox when SMTP_URL is unset; send through `enqueueEmail`. */
+  mail: MailTransport;
+  /** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
+  quota: PrototypeQuota;
+  metrics: Metrics;
   /** Prototype generation: the generator chosen from config, the leads it reads, PrototypeQueue. */
   prototypes: {
     generator: PrototypeGenerator;
@@ -34,8 +55,11 @@ export interface Dependencies {
     /** Generations running in this process after their request returned. */
     tasks: BackgroundTasks;
   };
-  /** Aborted when the process starts shutting down: long-lived streams end on it. */
+  /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
+  /** Aborts `shutdownSignal`. */
+  signalShutdown(): void;
+  /** Stops the queue workers (letting running jobs finish within the bound) and closes the database. */
   close(): Promise<void>;
 }
 
@@ -44,7 +68,6 @@ export interface DependencyOverrides {
   backoffBaseMs?: number;
   /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
   prototypeGenerator?: PrototypeGenerator;
-  prototypeLeads?: PrototypeLeads;
 }
 
 /** The composition root: opens the database, applies migrations, and builds every service once. */
@@ -59,6 +82,9 @@ export async function createDependencies(
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
   const prototypeTasks = new BackgroundTasks();
+  // The AI feature builds the real OpenAI-compatible client from config.ai here.
+  const llm: LlmClient | null = null;
+  const quota = new PrototypeQuota(database.db, config.prototypes.monthlyLimit);
 
   const deps: Dependencies = {
     config,
@@ -69,13 +95,20 @@ export async function createDependencies(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
+    llm,
+    captcha: createCaptchaVerifier(config.captcha),
+    crm: createCrmClient(config.pipedrive),
+    mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
+    quota,
+    metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
     prototypes: {
-      generator: overrides.prototypeGenerator ?? createPrototypeGenerator(config, null, logger),
-      leads: overrides.prototypeLeads ?? unavailableLeads,
+      generator: overrides.prototypeGenerator ?? createPrototypeGenerator(config, llm, logger),
+      leads: leadsForPrototypes(database.db, quota),
       queue: prototypeQueue(jobs),
       tasks: prototypeTasks,
     },
     shutdownSignal: shutdown.signal,
+    signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
@@ -87,6 +120,8 @@ export async function createDependencies(
       await database.close();
     },
   };
+  worker.register(emailQueueDefinition(deps));
+  worker.register(crmQueueDefinition(deps));
   worker.register(prototypeQueueDefinition(() => prototypeContext(deps)));
   return deps;
 }

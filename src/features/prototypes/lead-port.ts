@@ -11,7 +11,6 @@ import type {
 export interface PrototypeLead {
   id: string;
   status: string;
-  /** spam and vendor leads are refused. */
   classification: string | null;
   /** `steps.prototype` when it is `landing` or `application`; otherwise the lead is not eligible. */
   kind: PrototypeKind | null;
@@ -33,21 +32,10 @@ export interface PrototypeLeads {
   release(leadId: string): Promise<void>;
 }
 
+/**
+ * Leads stored as spam or vendor get no prototype. The status, not the raw classification, decides:
+ * with SPAM_FILTER_ENABLED=false a lead classified spam is stored as `new` and treated as a lead.
+ */
 export function isRefused(lead: PrototypeLead): boolean {
-  return (
-    lead.status === 'spam' ||
-    lead.status === 'vendor' ||
-    lead.classification === 'spam' ||
-    lead.classification === 'vendor'
-  );
+  return lead.status === 'spam' || lead.status === 'vendor';
 }
-
-/** Until the leads feature is wired in: no lead is known. */
-export const unavailableLeads: PrototypeLeads = {
-  get: async () => null,
-  setStatus: async () => {},
-  reserve: async () => ({ allowed: true }),
-  markInProgress: async () => {},
-  complete: async () => {},
-  release: async () => {},
-};

@@ -19,12 +19,10 @@ export const StartGenerationResponse = z
     status: z
       .literal('started')
       .openapi({ description: 'Always `started`: the generation runs (or already ran) in the background.' }),
-    generatedAt: z
-      .string()
-      .openapi({
-        description: 'When the running attempt started (ISO 8601).',
-        example: '2026-11-21T10:15:30.000Z',
-      }),
+    generatedAt: z.string().openapi({
+      description: 'When the running attempt started (ISO 8601).',
+      example: '2026-11-21T10:15:30.000Z',
+    }),
     previewUrl: z
       .string()
       .openapi({ example: 'https://api.example.com/api/leads/7f9c2b1e-1d4a-4a8e-9a57-0c1b9a3f5e21/preview' }),
@@ -33,12 +31,9 @@ export const StartGenerationResponse = z
       .number()
       .int()
       .openapi({ description: 'The attempt number (1 for the first generation of this lead).', example: 1 }),
-    alreadyRunning: z
-      .boolean()
-      .openapi({
-        description:
-          'True when a generation was already running and is returned instead of starting another.',
-      }),
+    alreadyRunning: z.boolean().openapi({
+      description: 'True when a generation was already running and is returned instead of starting another.',
+    }),
   })
   .openapi('StartGenerationResponse');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractHtml, sanitizeGeneratedHtml } from './sanitize.ts';
 
-const body = '<h1>Casa Aurora</h1><p>' + 'Seasonal dishes and warm service. '.repeat(8) + '</p>';
+const body = `<h1>Casa Aurora</h1><p>${'Seasonal dishes and warm service. '.repeat(8)}</p>`;
 const page = (inner: string, head = '') =>
   `<!doctype html><html><head>${head}<style>h1{color:red}</style></head><body>${inner}</body></html>`;
 
