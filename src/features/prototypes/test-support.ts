@@ -201,19 +201,18 @@ export async function startV0StandIn(options: { failures?: number; failStatus?: 
     if (req.url === '/demo') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<!doctype html><title>demo</title><h1>v0 demo</h1>');
-      return;
-    }
-    if (req.method === 'POST' && req.url === '/v1/chats') {
+    } else if (req.method === 'POST' && req.url === '/v1/chats') {
       if (failuresLeft === -1 || failuresLeft > 0) {
         if (failuresLeft > 0) failuresLeft--;
-        return sendJson(res, failStatus, {
-          error: { message: 'unavailable', type: 'internal_server_error' },
-        });
+        sendJson(res, failStatus, { error: { message: 'unavailable', type: 'internal_server_error' } });
+      } else {
+        sendJson(res, 200, chat('pending'));
       }
-      return sendJson(res, 200, chat('pending'));
+    } else if (req.method === 'GET' && req.url === '/v1/chats/chat_1') {
+      sendJson(res, 200, chat('completed'));
+    } else {
+      sendJson(res, 404, { error: { message: 'not found', type: 'not_found_error' } });
     }
-    if (req.method === 'GET' && req.url === '/v1/chats/chat_1') return sendJson(res, 200, chat('completed'));
-    sendJson(res, 404, { error: { message: 'not found', type: 'not_found_error' } });
   };
   const standIn: StandIn = await startStandIn(handler);
   url = standIn.url;
