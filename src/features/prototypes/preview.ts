@@ -71,6 +71,7 @@ function page(language: PrototypeLanguage, title: string, body: string, refresh 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${esc(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${PREVIEW_STYLE_PATH}">
 ${refresh ? '<noscript><meta http-equiv="refresh" content="8"></noscript>' : ''}
 </head>

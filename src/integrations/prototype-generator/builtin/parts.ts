@@ -28,6 +28,7 @@ export function document(m: PageModel, kind: 'landing' | 'application', body: st
 <meta name="robots" content="noindex">
 <meta name="generator" content="agency-backend built-in prototype generator (${kind}, ${m.theme.id})">
 <title>${esc(title)}</title>
+<link rel="icon" href="data:,">
 <style>
 ${stylesheet(m.theme, kind)}
 </style>
