@@ -116,16 +116,17 @@ function failedView(input: PreviewInput, hidden: boolean): string {
 
 function completeView(input: PreviewInput): string {
   const t = TEXT[input.language];
-  if (input.state.kind !== 'completed')
-    return '<section class="frame" data-view="complete" hidden></section>';
-  const { documentPath, demoUrl, attempt } = input.state;
-  const src = documentPath ? `${documentPath}?v=${attempt}` : (demoUrl ?? '');
-  const sandbox = documentPath ? '' : 'allow-scripts allow-same-origin allow-forms allow-popups';
-  return `<section class="frame" data-view="complete">
+  const done = input.state.kind === 'completed' ? input.state : null;
+  const src = done ? (done.documentPath ? `${done.documentPath}?v=${done.attempt}` : (done.demoUrl ?? '')) : '';
+  const sandbox = done && !done.documentPath ? 'allow-scripts allow-same-origin allow-forms allow-popups' : '';
+  const frame = done
+    ? `<iframe src="${esc(src)}" sandbox="${sandbox}" referrerpolicy="no-referrer" title="${esc(t.frameTitle)}"></iframe>`
+    : '';
+  return `<section class="frame" data-view="complete"${done ? '' : ' hidden'}>
 <div class="toolbar"><strong>${esc(t.ready)}</strong>
 <div class="devices" role="group"><button type="button" data-width="100%" class="on">${esc(t.desktop)}</button><button type="button" data-width="820px">${esc(t.tablet)}</button><button type="button" data-width="390px">${esc(t.mobile)}</button></div>
-<a href="${esc(src)}" target="_blank" rel="noopener noreferrer">${esc(t.open)}</a></div>
-<div class="stage"><iframe src="${esc(src)}" sandbox="${sandbox}" referrerpolicy="no-referrer" title="${esc(t.frameTitle)}" loading="eager"></iframe></div>
+<a href="${esc(src || '#')}" target="_blank" rel="noopener noreferrer" data-open>${esc(t.open)}</a></div>
+<div class="stage">${frame}</div>
 </section>`;
 }
 

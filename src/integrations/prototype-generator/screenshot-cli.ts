@@ -71,7 +71,7 @@ async function main() {
   try {
     for (const [name, brief] of briefs) {
       const html = renderBuiltinPrototype(brief);
-      writeFileSync(join(outDir, `${name}.html`), html);
+      if (kind) writeFileSync(join(outDir, `${name}.html`), html);
       for (const [suffix, width, height, full] of [
         ['', 1280, 860, brief.kind === 'landing'],
         ['-mobile', 390, 844, false],

@@ -40,15 +40,14 @@
     }
     const frame = view('complete');
     const src = `${data.documentPath}?v=${encodeURIComponent(payload.attempt)}`;
+    // No allow-same-origin, no allow-scripts: the prototype gets an opaque origin and runs no code.
     const iframe = document.createElement('iframe');
     iframe.setAttribute('sandbox', '');
     iframe.setAttribute('referrerpolicy', 'no-referrer');
     iframe.setAttribute('title', data.frameTitle);
     iframe.src = src;
-    const stage = document.createElement('div');
-    stage.className = 'stage';
-    stage.append(iframe);
-    frame.replaceChildren(stage);
+    frame.querySelector('.stage').replaceChildren(iframe);
+    frame.querySelector('[data-open]').setAttribute('href', src);
     show('complete');
   }
 
@@ -57,6 +56,7 @@
     failed.querySelector('[data-failed-message]').textContent = message;
     const button = failed.querySelector('[data-retry]');
     button.disabled = false;
+    if (button.dataset.label) button.textContent = button.dataset.label;
     show('failed');
   }
 
@@ -84,6 +84,7 @@
 
   async function retry(button) {
     button.disabled = true;
+    button.dataset.label ??= button.textContent;
     button.textContent = data.msgRestarting;
     try {
       const response = await fetch(data.triggerPath, {
