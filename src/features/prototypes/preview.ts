@@ -117,8 +117,13 @@ function failedView(input: PreviewInput, hidden: boolean): string {
 function completeView(input: PreviewInput): string {
   const t = TEXT[input.language];
   const done = input.state.kind === 'completed' ? input.state : null;
-  const src = done ? (done.documentPath ? `${done.documentPath}?v=${done.attempt}` : (done.demoUrl ?? '')) : '';
-  const sandbox = done && !done.documentPath ? 'allow-scripts allow-same-origin allow-forms allow-popups' : '';
+  const src = done
+    ? done.documentPath
+      ? `${done.documentPath}?v=${done.attempt}`
+      : (done.demoUrl ?? '')
+    : '';
+  const sandbox =
+    done && !done.documentPath ? 'allow-scripts allow-same-origin allow-forms allow-popups' : '';
   const frame = done
     ? `<iframe src="${esc(src)}" sandbox="${sandbox}" referrerpolicy="no-referrer" title="${esc(t.frameTitle)}"></iframe>`
     : '';
