@@ -97,6 +97,8 @@ export const envSchema = z.object({
       .filter(Boolean),
   ),
   UPLOADS_DIR: optionalString,
+  ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
+  GEOIP_DB_PATH: optionalString,
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
@@ -170,6 +172,11 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   V0_API_KEY: ['v0 Platform API key', 'unset'],
   V0_API_URL: ['v0 Platform API base', '`https://api.v0.dev/v1`'],
   TRUST_PROXY: ['client IP source: `none` (socket), `cloudflare`, `xff`', '`none`'],
+  ANALYTICS_TRACK_RATE_LIMIT: ['analytics track requests per client IP per minute', '`1200`'],
+  GEOIP_DB_PATH: [
+    'a MaxMind-format IP-to-country database',
+    'the one in `@ip-location-db/geo-whois-asn-country-mmdb`',
+  ],
   FETCH_ALLOW_HOSTS: [
     'comma list of hosts URL analysis may reach although private (tests, intranets)',
     'empty',
@@ -223,6 +230,12 @@ export interface Config {
   trustProxy: 'none' | 'cloudflare' | 'xff';
   fetchAllowHosts: string[];
   uploadsDir: string | undefined;
+  analytics: {
+    /** Track requests per client IP per minute; 0 turns the limit off. */
+    trackRateLimitPerMinute: number;
+    /** A MaxMind-format country database; unset: the one shipped in the npm package. */
+    geoipDbPath: string | undefined;
+  };
   logLevel: string;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
@@ -326,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
     uploadsDir: e.UPLOADS_DIR,
+    analytics: { trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT, geoipDbPath: e.GEOIP_DB_PATH },
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,

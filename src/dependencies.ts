@@ -4,6 +4,8 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { AnalyticsRecorder } from './features/analytics/recorder.ts';
+import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
 import { crmQueueDefinition } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
 import { BackgroundTasks } from './features/prototypes/background.ts';
@@ -16,15 +18,28 @@ import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
+import { OpenAiCompatibleClient } from './integrations/llm/openai-compatible-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
+import {
+  findChrome,
+  LIGHTHOUSE_DEFAULTS,
+  LocalLighthouseEngine,
+} from './integrations/pagespeed/lighthouse-engine.ts';
+import { PageSpeedInsightsEngine, PSI_DEFAULTS } from './integrations/pagespeed/psi-client.ts';
+import type { PageSpeedEngine } from './integrations/pagespeed/report.ts';
 import {
   createPrototypeGenerator,
   type PrototypeGenerator,
 } from './integrations/prototype-generator/index.ts';
+import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { type NamedQueue, QueueWorker } from './queue/worker.ts';
+import type { SearchIndex } from './search/search-index.ts';
+import { SqlSearchIndex } from './search/sql-search-index.ts';
 
 /** Everything a handler or a job may need, built once from config (see createDependencies). */
 export interface Dependencies {
@@ -56,6 +71,18 @@ export interface Dependencies {
     tasks: BackgroundTasks;
   };
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
+  /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
+  safeFetch: SafeFetcher;
+  /** The posts upstream; null when WORDPRESS_API_URL is unset (posts routes answer 503). */
+  wordpress: WordPressClient | null;
+  /** Page-speed analysis: PSI with a key, else local Lighthouse when Chromium exists, else null (503). */
+  pagespeed: PageSpeedEngine | null;
+  /** IP → country, offline (a MaxMind-format database read once at start-up). */
+  geoip: GeoIp;
+  /** Analytics writes, group-committed; flushed before the database closes. */
+  analytics: AnalyticsRecorder;
+  /** The full-text search index, filled only by `npm run ingest`. */
+  search: SearchIndex;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -82,20 +109,38 @@ export async function createDependencies(
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
   const prototypeTasks = new BackgroundTasks();
-  // The AI feature builds the real OpenAI-compatible client from config.ai here.
-  const llm: LlmClient | null = null;
+  const llm: LlmClient | null = config.ai ? new OpenAiCompatibleClient(config.ai) : null;
   const quota = new PrototypeQuota(database.db, config.prototypes.monthlyLimit);
+  const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
+  const pagespeed = choosePageSpeedEngine(config, safeFetch);
+  const cache = new CacheStore(database.db);
+  if (pagespeed) {
+    registerDiagnosticsQueue(worker, {
+      engine: pagespeed,
+      cache,
+      logger: logger.child({ component: 'diagnostics' }),
+      timeoutMs:
+        pagespeed.name === 'lighthouse' ? LIGHTHOUSE_DEFAULTS.timeoutMs : PSI_DEFAULTS.totalTimeoutMs,
+    });
+  }
+  const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
+    logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
+  );
+  const rateLimiter = new RateLimiter(database.db);
+  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }), {
+    rateLimiter,
+    perMinute: config.analytics.trackRateLimitPerMinute,
+  });
 
   const deps: Dependencies = {
     config,
     logger,
     db: database.db,
     engine: database.engine,
-    cache: new CacheStore(database.db),
-    rateLimiter: new RateLimiter(database.db),
+    cache,
+    rateLimiter,
     jobs,
     worker,
-    llm,
     captcha: createCaptchaVerifier(config.captcha),
     crm: createCrmClient(config.pipedrive),
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
@@ -107,6 +152,13 @@ export async function createDependencies(
       queue: prototypeQueue(jobs),
       tasks: prototypeTasks,
     },
+    safeFetch,
+    wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
+    pagespeed,
+    geoip,
+    analytics,
+    llm,
+    search: new SqlSearchIndex(database.db),
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
@@ -117,6 +169,7 @@ export async function createDependencies(
         prototypeTasks.idle(),
         new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref()),
       ]);
+      await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await database.close();
     },
   };
@@ -124,4 +177,13 @@ export async function createDependencies(
   worker.register(crmQueueDefinition(deps));
   worker.register(prototypeQueueDefinition(() => prototypeContext(deps)));
   return deps;
+}
+
+function choosePageSpeedEngine(config: Config, safeFetch: SafeFetcher): PageSpeedEngine | null {
+  if (config.pagespeed.apiKey) {
+    return new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey });
+  }
+  const chromePath = findChrome(config.pagespeed.chromePath);
+  if (!chromePath) return null;
+  return new LocalLighthouseEngine({ chromePath, safeFetch, allowHosts: config.fetchAllowHosts });
 }
