@@ -13,6 +13,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { postsRoutes } from './features/posts/routes.ts';
+import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { limitBody } from './http/body.ts';
@@ -90,6 +91,7 @@ export function createApp(deps: Dependencies) {
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
   app.route('/', leadRoutes());
+  app.route('/', prototypeRoutes());
   app.route('/', metricsRoutes());
   app.route('/', postsRoutes());
   app.route('/', seoRoutes());

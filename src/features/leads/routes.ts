@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import { createPrototypeForChat } from '../prototypes/chat-path.ts';
 import { LEAD_SUBMIT_RATE } from './limits.ts';
 import {
   LeadCreated,
@@ -70,7 +71,9 @@ const createLeadRoute = createRoute({
     '`application` (429 with `Retry-After`), then, unless a valid `X-Chat-Api-Key` is sent, the wizard ' +
     'values and the CAPTCHA (`recaptchaToken`). The lead is classified (lead, spam or vendor) and stored; ' +
     'spam gets no side effect, a vendor a polite decline e-mail, a lead the CRM sync (outcome in ' +
-    '`pipedrive`) and the confirmation and notification e-mails (queued).',
+    '`pipedrive`) and the confirmation and notification e-mails (queued). A trusted chat submission of a ' +
+    'prototype-eligible lead also creates the prototype before answering (`prototype` in the response); ' +
+    'when that fails the answer is 502 with `success: false` (the lead is stored all the same).',
   middleware: [submitRateLimit, requireJson] as const,
   request: {
     headers: z.object({
@@ -84,7 +87,7 @@ const createLeadRoute = createRoute({
       400: 'VALIDATION_ERROR (bad input, unknown wizard value) or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
       429: 'RATE_LIMITED: submissions per IP, or the monthly prototype quota (with `rateLimit`)',
-      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached',
+      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached, or (trusted chat path) the prototype could not be created; the body then also carries the lead fields, `success: false`',
     }),
   },
 });
@@ -147,6 +150,17 @@ export function leadRoutes() {
         { leadId: result.lead.id, status: result.lead.status, duplicate: result.duplicate, trusted },
         'lead submitted',
       );
+      if (trusted && !result.duplicate && result.lead.prototypeKind && result.lead.status === 'new') {
+        // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome.
+        const made = await createPrototypeForChat(deps, result.lead.id, c.var.logger);
+        if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
+        for (const [name, value] of Object.entries(made.headers)) c.header(name, value);
+        const error = { code: made.code, message: made.message, requestId: c.var.requestId };
+        return c.json(
+          { ...result.response, success: false, prototype: made.prototype, error },
+          made.httpStatus,
+        ) as never;
+      }
       return c.json(result.response, 200);
     })
     .openapi(lookupRoute, async (c) => {
