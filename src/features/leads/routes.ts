@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
+import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -19,21 +20,6 @@ import {
 } from './schemas.ts';
 import { findLeadByEmail, getLead, type Lead, listLeads } from './store.ts';
 import { submitLead } from './submit.ts';
-
-const ErrorResponse = z
-  .object({
-    success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
-  })
-  .openapi('ErrorEnvelope');
-
-const errors = (statuses: Record<number, string>) =>
-  Object.fromEntries(
-    Object.entries(statuses).map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: ErrorResponse } } },
-    ]),
-  );
 
 /** The public-write limit of POST /api/leads per client IP; runs before anything else. */
 const submitRateLimit = rateLimit({ name: 'leads', ...LEAD_SUBMIT_RATE });
@@ -83,7 +69,7 @@ const createLeadRoute = createRoute({
   },
   responses: {
     200: { description: 'The lead was stored', content: { 'application/json': { schema: LeadCreated } } },
-    ...errors({
+    ...errorResponses({
       400: 'VALIDATION_ERROR (bad input, unknown wizard value) or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
       429: 'RATE_LIMITED: submissions per IP, or the monthly prototype quota (with `rateLimit`)',
@@ -104,7 +90,7 @@ const lookupRoute = createRoute({
   request: { query: LookupQuery },
   responses: {
     200: { description: 'The lookup', content: { 'application/json': { schema: LookupResponse } } },
-    ...errors({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED' }),
   },
 });
 
@@ -117,7 +103,7 @@ const listRoute = createRoute({
   request: { query: LeadListQuery },
   responses: {
     200: { description: 'A page of leads', content: { 'application/json': { schema: LeadList } } },
-    ...errors({ 400: 'VALIDATION_ERROR' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR' }),
   },
 });
 
@@ -132,7 +118,7 @@ const getRoute = createRoute({
       description: 'The lead',
       content: { 'application/json': { schema: z.object({ success: z.literal(true), lead: LeadView }) } },
     },
-    ...errors({ 404: 'NOT_FOUND' }),
+    ...errorResponses({ 404: 'NOT_FOUND' }),
   },
 });
 
