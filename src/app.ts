@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { limitBody } from './http/body.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', chatRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -72,6 +72,9 @@ export const envSchema = z.object({
   SUPPORT_EMAIL: optionalString.transform((v) => v ?? 'support@localhost'),
   CRM_BCC_EMAIL: optionalString,
   SALES_AGENT_WS_URL: optionalUrl(['ws:', 'wss:']),
+  SALES_AGENT_CONNECT_TIMEOUT_MS: integer(10_000, 100, 600_000),
+  SALES_AGENT_IDLE_TIMEOUT_MS: integer(30_000, 100, 600_000),
+  SALES_AGENT_MAX_DURATION_MS: integer(180_000, 100, 3_600_000),
   WORDPRESS_API_URL: optionalUrl(['http:', 'https:']),
   POSTS_CACHE_TTL_SECONDS: integer(300, 0, 31_536_000),
   PAGESPEED_API_KEY: optionalString,
@@ -130,6 +133,8 @@ export interface Config {
   pipedrive: { token: string | undefined; apiUrl: string };
   mail: { smtpUrl: string | undefined; from: string; supportEmail: string; crmBccEmail: string | undefined };
   salesAgentWsUrl: string | undefined;
+  /** Bounds on the sales-agent relay (docs/chat.md). */
+  salesAgentTimeouts: { connectTimeoutMs: number; idleTimeoutMs: number; maxDurationMs: number };
   wordpressApiUrl: string | undefined;
   postsCacheTtlSeconds: number;
   pagespeed: { apiKey: string | undefined; apiUrl: string; chromePath: string | undefined };
@@ -233,6 +238,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       crmBccEmail: e.CRM_BCC_EMAIL,
     },
     salesAgentWsUrl: e.SALES_AGENT_WS_URL,
+    salesAgentTimeouts: {
+      connectTimeoutMs: e.SALES_AGENT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: e.SALES_AGENT_IDLE_TIMEOUT_MS,
+      maxDurationMs: e.SALES_AGENT_MAX_DURATION_MS,
+    },
     wordpressApiUrl: e.WORDPRESS_API_URL?.replace(/\/+$/, ''),
     postsCacheTtlSeconds: e.POSTS_CACHE_TTL_SECONDS,
     pagespeed: { apiKey: e.PAGESPEED_API_KEY, apiUrl: e.PAGESPEED_API_URL, chromePath: e.CHROME_PATH },
