@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type AgentBehaviour,
   type StandInAgent,
   startStandInAgent,
   streamingAgent,

@@ -47,13 +47,10 @@ const HistoryMessage = z
   .object({
     role: z.enum(['user', 'assistant']),
     content: z.string(),
-    createdAt: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'ISO 8601; null when the agent backend did not say',
-        example: '2026-11-21T09:00:00.000Z',
-      }),
+    createdAt: z.string().nullable().openapi({
+      description: 'ISO 8601; null when the agent backend did not say',
+      example: '2026-11-21T09:00:00.000Z',
+    }),
     metadata: z
       .record(z.string(), z.unknown())
       .optional()
