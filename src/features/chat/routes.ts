@@ -99,7 +99,7 @@ export function chatRoutes() {
           shutdownSignal: deps.shutdownSignal,
           onError: (error) => c.var.logger.error({ err: error }, 'chat stream failed'),
         },
-      ) as never;
+      );
     })
     .openapi(historyRoute, async (c) => {
       const deps = c.var.deps;
