@@ -104,6 +104,8 @@ export async function runChatRelayBench(options: { iterations?: number } = {}): 
     DATABASE_URL: `sqlite:${dbPath}`,
     CHAT_API_SECRET: KEY,
     SALES_AGENT_WS_URL: agent.url,
+    // High enough never to refuse, so the limiter's database write is part of the measurement.
+    CHAT_RATE_LIMIT: '1000000000',
     LOG_LEVEL: 'info',
   });
   const direct: Sample[] = [];

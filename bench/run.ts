@@ -95,13 +95,43 @@ const baseline = await start('bench/baseline-server.ts', {});
 const baselineResult = await measure(baseline.url, { method: 'GET', path: '/health' });
 await stop(baseline.child);
 
+/** p50 of `count` sequential requests, in ms (fine-grained, unlike autocannon's histogram). */
+async function sequentialP50(url: string, body: string, count = 2000): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < count + 200; i++) {
+    const began = performance.now();
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await res.arrayBuffer();
+    if (i >= 200) times.push(performance.now() - began); // the first 200 warm up
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
 const rows: string[][] = [];
+const notes: string[] = [];
 let failed = false;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
-  const app = await start('src/main.ts', { ...appEnv, ...scenario.env });
+  const standIn = scenario.standIn ? await start(scenario.standIn.script, {}) : null;
+  const app = await start('src/main.ts', {
+    ...appEnv,
+    ...scenario.env,
+    ...scenario.standIn?.env(standIn!.url),
+  });
   await scenario.prepare?.(app.url);
   const result = await measure(app.url, scenario);
+  if (scenario.overhead && standIn) {
+    const direct = await sequentialP50(`${standIn.url}${scenario.overhead.path}`, scenario.overhead.body);
+    const through = await sequentialP50(`${app.url}${scenario.path}`, scenario.body ?? '');
+    const overhead = through - direct;
+    const ok = overhead < scenario.overhead.barMs;
+    if (!ok) failed = true;
+    notes.push(
+      `${scenario.name}: p50 ${through.toFixed(2)} ms through the app vs ${direct.toFixed(2)} ms straight to the stand-in → server-side overhead ${overhead.toFixed(2)} ms (bar < ${scenario.overhead.barMs} ${ok ? 'ok' : 'MISSED'})`,
+    );
+  }
   await stop(app.child);
+  if (standIn) await stop(standIn.child);
   const ratio = result.rps / baselineResult.rps;
   const ok = scenario.bar === undefined || ratio >= scenario.bar;
   if (!ok) failed = true;
@@ -131,6 +161,7 @@ const table = [
 const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
 console.log(`\n${connections} connections, ${duration} s each, ${new Date().toISOString()}`);
 for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+for (const note of notes) console.log(note);
 const startup = Math.max(...startups);
 console.log(`\nstart-up (spawn to first 200 on /health, worst of 3): ${startup.toFixed(0)} ms (bar < 1500)`);
 console.log(`idle RSS: ${idleRss.toFixed(1)} MB (bar < 150)`);

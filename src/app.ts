@@ -3,9 +3,17 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
+import { contactRoutes } from './features/contact/routes.ts';
+import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { leadRoutes } from './features/leads/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
+import { postsRoutes } from './features/posts/routes.ts';
+import { seoRoutes } from './features/seo/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -35,7 +43,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>();
+const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track']);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();
@@ -69,7 +77,8 @@ export function createApp(deps: Dependencies) {
     c.set('deps', deps);
     await next();
   });
-  app.use('*', requestLog(deps.logger));
+  app.use('*', requestLog(deps.logger, deps.metrics));
+  app.use('/api/ai/*', aiNoStore); // before CORS, so preflight answers carry it too
   app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
@@ -80,6 +89,15 @@ export function createApp(deps: Dependencies) {
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
   app.route('/', chatRoutes());
+  app.route('/', leadRoutes());
+  app.route('/', metricsRoutes());
+  app.route('/', postsRoutes());
+  app.route('/', seoRoutes());
+  app.route('/', diagnosticsRoutes());
+  app.route('/', contactRoutes());
+  app.route('/', analyticsRoutes());
+  errorStyles.push(aiErrorStyle);
+  app.route('/', aiRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

@@ -89,3 +89,20 @@ describe('configuration', () => {
     expect(result.stderr).not.toContain('x x');
   });
 });
+
+describe('README configuration table', () => {
+  it('matches the config schema', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { configurationTable } = await import('./config.ts');
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const section = /<!-- config-table:start[^>]*-->\n([\s\S]*?)\n<!-- config-table:end -->/.exec(
+      readme,
+    )?.[1];
+    // Cells compared trimmed: the formatter pads Markdown tables.
+    const cells = (table: string) =>
+      table.split('\n').map((row) => row.split('|').map((cell) => cell.trim().replace(/^-+$/, '---')));
+    expect(cells(section ?? ''), 'run `npm run config:table` and paste its output into README.md').toEqual(
+      cells(configurationTable()),
+    );
+  });
+});

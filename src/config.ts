@@ -75,6 +75,7 @@ export const envSchema = z.object({
   SALES_AGENT_CONNECT_TIMEOUT_MS: integer(10_000, 100, 600_000),
   SALES_AGENT_IDLE_TIMEOUT_MS: integer(30_000, 100, 600_000),
   SALES_AGENT_MAX_DURATION_MS: integer(180_000, 100, 3_600_000),
+  CHAT_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   WORDPRESS_API_URL: optionalUrl(['http:', 'https:']),
   POSTS_CACHE_TTL_SECONDS: integer(300, 0, 31_536_000),
   PAGESPEED_API_KEY: optionalString,
@@ -100,6 +101,8 @@ export const envSchema = z.object({
       .filter(Boolean),
   ),
   UPLOADS_DIR: optionalString,
+  ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
+  GEOIP_DB_PATH: optionalString,
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
@@ -109,6 +112,96 @@ export const envSchema = z.object({
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/**
+ * What each variable means and its default, for the README's configuration table
+ * (`npm run config:table` prints it; a test keeps the README in sync). Typed over the schema's keys,
+ * so a variable cannot be added without documenting it.
+ */
+export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fallback: string]> = {
+  NODE_ENV: [
+    '`production` refuses to start without CAPTCHA_SECRET (unless CAPTCHA_DISABLED=true)',
+    '`development`',
+  ],
+  PORT: ['listen port', '`8787`'],
+  HOST: ['listen address', '`0.0.0.0`'],
+  PUBLIC_BASE_URL: ['absolute base for `previewUrl` and links in e-mails', '`http://localhost:$PORT`'],
+  DATABASE_URL: ['`sqlite:<path>`, `sqlite::memory:` or `postgres://…`', '`sqlite:./data/app.db`'],
+  SITE_ORIGIN: ["the site's CORS origin", '`http://localhost:5173`'],
+  WWW_SITE_ORIGIN: ['the `www` CORS origin', 'derived from SITE_ORIGIN (none for localhost)'],
+  WIZARD_URL: ['default `ctaUrl` of recommend-plan', '`$SITE_ORIGIN/wizard`'],
+  AI_BASE_URL: [
+    'OpenAI-compatible API base (`POST $AI_BASE_URL/chat/completions`)',
+    'unset: built-in offline engine',
+  ],
+  AI_API_KEY: ['bearer key for AI_BASE_URL', 'unset'],
+  AI_MODEL: ['model name (required with AI_BASE_URL)', 'unset'],
+  AI_TIMEOUT_MS: ['timeout of one model call', '`20000`'],
+  CHAT_API_SECRET: [
+    '`X-Chat-Api-Key` secret (chat, lead lookup, trusted leads)',
+    'unset: those routes reject all',
+  ],
+  ADMIN_API_SECRET: [
+    '`X-Admin-Api-Key` secret (admin API); must differ from the chat secret',
+    'unset: admin API rejects all',
+  ],
+  CACHE_API_SECRET: ['`X-Cache-Api-Key` secret (posts cache purge)', 'unset: purge rejects all'],
+  METRICS_API_SECRET: ['bearer secret for `/metrics` (the admin secret works too)', 'unset'],
+  CAPTCHA_SECRET: ['siteverify secret (reCAPTCHA v3, Turnstile, hCaptcha)', 'unset: not enforced (warned)'],
+  CAPTCHA_VERIFY_URL: ['siteverify endpoint', '`https://www.google.com/recaptcha/api/siteverify`'],
+  CAPTCHA_MIN_SCORE: ['lowest accepted score when the provider returns one', '`0.5`'],
+  CAPTCHA_DISABLED: ['`true` allows production without CAPTCHA', 'unset'],
+  PIPEDRIVE_API_TOKEN: ['Pipedrive API token', 'unset: CRM sync skipped and reported'],
+  PIPEDRIVE_API_URL: ['Pipedrive API base', '`https://api.pipedrive.com`'],
+  SMTP_URL: ['`smtp://user:pass@host:port` (or `smtps://`)', 'unset: stored outbox, visible to the admin'],
+  MAIL_FROM: ['sender of every e-mail', '`Agency <no-reply@localhost>`'],
+  SUPPORT_EMAIL: ['where lead notifications, contact requests and tickets go', '`support@localhost`'],
+  CRM_BCC_EMAIL: ['blind copy of support contact e-mails (CRM mailbox)', 'unset'],
+  SALES_AGENT_WS_URL: ['sales-agent backend (`ws://` or `wss://`)', 'unset: built-in agent'],
+  SALES_AGENT_CONNECT_TIMEOUT_MS: ['opening the sales-agent WebSocket', '`10000`'],
+  SALES_AGENT_IDLE_TIMEOUT_MS: ['longest silence between two sales-agent frames', '`30000`'],
+  SALES_AGENT_MAX_DURATION_MS: ['longest one chat answer may stream', '`180000`'],
+  CHAT_RATE_LIMIT: ['chat questions per client IP per minute (`0`: unlimited)', '`30`'],
+  WORDPRESS_API_URL: [
+    'posts upstream, e.g. `https://blog.example.com/wp-json/wp/v2`',
+    'unset: posts answer 503',
+  ],
+  POSTS_CACHE_TTL_SECONDS: ['posts cache lifetime', '`300`'],
+  PAGESPEED_API_KEY: ['PageSpeed Insights key', 'unset: local Lighthouse'],
+  PAGESPEED_API_URL: [
+    'PageSpeed Insights endpoint',
+    '`https://www.googleapis.com/pagespeedonline/v5/runPagespeed`',
+  ],
+  CHROME_PATH: ['Chromium for local Lighthouse and previews', '`/usr/bin/chromium`'],
+  SPAM_FILTER_ENABLED: ['only the string `false` disables', 'enabled'],
+  VENDOR_FILTER_ENABLED: ['only the string `false` disables', 'enabled'],
+  PROTOTYPE_MONTHLY_LIMIT: ['prototypes per kind, per bucket (IP and e-mail), per month', '`2`'],
+  PROTOTYPE_GENERATOR: ['`builtin`, `llm` (needs AI_BASE_URL) or `v0` (needs V0_API_KEY)', '`builtin`'],
+  V0_API_KEY: ['v0 Platform API key', 'unset'],
+  V0_API_URL: ['v0 Platform API base', '`https://api.v0.dev/v1`'],
+  TRUST_PROXY: ['client IP source: `none` (socket), `cloudflare`, `xff`', '`none`'],
+  ANALYTICS_TRACK_RATE_LIMIT: ['analytics track requests per client IP per minute', '`1200`'],
+  GEOIP_DB_PATH: [
+    'a MaxMind-format IP-to-country database',
+    'the one in `@ip-location-db/geo-whois-asn-country-mmdb`',
+  ],
+  FETCH_ALLOW_HOSTS: [
+    'comma list of hosts URL analysis may reach although private (tests, intranets)',
+    'empty',
+  ],
+  UPLOADS_DIR: ['folder for ticket attachments', 'unset: kept in the database'],
+  LOG_LEVEL: ['pino level', '`info`'],
+  SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
+  WORKERS_ENABLED: ['`false` runs no queue workers in this instance', 'enabled'],
+};
+
+/** The README's configuration table, generated from ENV_DOCS. */
+export function configurationTable(): string {
+  const rows = Object.entries(ENV_DOCS).map(
+    ([name, [meaning, fallback]]) => `| \`${name}\` | ${meaning} | ${fallback} |`,
+  );
+  return ['| variable | meaning | default |', '|---|---|---|', ...rows].join('\n');
+}
 
 export interface Config {
   env: string;
@@ -135,6 +228,8 @@ export interface Config {
   salesAgentWsUrl: string | undefined;
   /** Bounds on the sales-agent relay (docs/chat.md). */
   salesAgentTimeouts: { connectTimeoutMs: number; idleTimeoutMs: number; maxDurationMs: number };
+  /** Chat questions per client IP per minute; 0 means unlimited. */
+  chatRateLimitPerMinute: number;
   wordpressApiUrl: string | undefined;
   postsCacheTtlSeconds: number;
   pagespeed: { apiKey: string | undefined; apiUrl: string; chromePath: string | undefined };
@@ -147,6 +242,12 @@ export interface Config {
   trustProxy: 'none' | 'cloudflare' | 'xff';
   fetchAllowHosts: string[];
   uploadsDir: string | undefined;
+  analytics: {
+    /** Track requests per client IP per minute; 0 turns the limit off. */
+    trackRateLimitPerMinute: number;
+    /** A MaxMind-format country database; unset: the one shipped in the npm package. */
+    geoipDbPath: string | undefined;
+  };
   logLevel: string;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
@@ -243,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       idleTimeoutMs: e.SALES_AGENT_IDLE_TIMEOUT_MS,
       maxDurationMs: e.SALES_AGENT_MAX_DURATION_MS,
     },
+    chatRateLimitPerMinute: e.CHAT_RATE_LIMIT,
     wordpressApiUrl: e.WORDPRESS_API_URL?.replace(/\/+$/, ''),
     postsCacheTtlSeconds: e.POSTS_CACHE_TTL_SECONDS,
     pagespeed: { apiKey: e.PAGESPEED_API_KEY, apiUrl: e.PAGESPEED_API_URL, chromePath: e.CHROME_PATH },
@@ -255,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
     uploadsDir: e.UPLOADS_DIR,
+    analytics: { trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT, geoipDbPath: e.GEOIP_DB_PATH },
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,

@@ -4,13 +4,35 @@ import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { AnalyticsRecorder } from './features/analytics/recorder.ts';
+import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
+import { crmQueueDefinition } from './features/leads/crm-sync.ts';
+import { PrototypeQuota } from './features/leads/quota.ts';
+import { Metrics } from './http/metrics.ts';
+import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
+import type { CrmClient } from './integrations/crm/crm.ts';
+import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
+import { OpenAiCompatibleClient } from './integrations/llm/openai-compatible-client.ts';
+import { emailQueueDefinition } from './integrations/mail/queue.ts';
+import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
+import {
+  findChrome,
+  LIGHTHOUSE_DEFAULTS,
+  LocalLighthouseEngine,
+} from './integrations/pagespeed/lighthouse-engine.ts';
+import { PageSpeedInsightsEngine, PSI_DEFAULTS } from './integrations/pagespeed/psi-client.ts';
+import type { PageSpeedEngine } from './integrations/pagespeed/report.ts';
+import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
 import { BuiltinSalesAgent } from './integrations/sales-agent/builtin-agent.ts';
 import type { SalesAgent } from './integrations/sales-agent/sales-agent.ts';
 import { WebSocketSalesAgent } from './integrations/sales-agent/websocket-agent.ts';
+import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 import type { SearchIndex } from './search/search-index.ts';
+import { SqlSearchIndex } from './search/sql-search-index.ts';
 
 /** Everything a handler or a job may need, built once from config (see createDependencies). */
 export interface Dependencies {
@@ -22,14 +44,36 @@ export interface Dependencies {
   rateLimiter: RateLimiter;
   jobs: JobQueue;
   worker: QueueWorker;
-  /** The language model, or null for the built-in offline engines. */
-  llm?: LlmClient | null;
-  /** The full-text index over ingested chunks. */
-  search?: SearchIndex | null;
+  /** The language model (AI_BASE_URL), or null: each feature then uses the built-in offline engine. */
+  llm: LlmClient | null;
+  /** CAPTCHA siteverify, or not enforced when CAPTCHA_SECRET is unset. */
+  captcha: CaptchaVerifier;
+  /** Pipedrive, or skipped when PIPEDRIVE_API_TOKEN is unset. */
+  crm: CrmClient;
+  /** SMTP, or the stored outbox when SMTP_URL is unset; send through `enqueueEmail`. */
+  mail: MailTransport;
+  /** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
+  quota: PrototypeQuota;
+  metrics: Metrics;
+  /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
+  /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
+  safeFetch: SafeFetcher;
+  /** The posts upstream; null when WORDPRESS_API_URL is unset (posts routes answer 503). */
+  wordpress: WordPressClient | null;
+  /** Page-speed analysis: PSI with a key, else local Lighthouse when Chromium exists, else null (503). */
+  pagespeed: PageSpeedEngine | null;
+  /** IP → country, offline (a MaxMind-format database read once at start-up). */
+  geoip: GeoIp;
+  /** Analytics writes, group-committed; flushed before the database closes. */
+  analytics: AnalyticsRecorder;
+  /** The full-text search index, filled only by `npm run ingest`. */
+  search: SearchIndex;
   /** The chat's sales agent: the WebSocket relay (SALES_AGENT_WS_URL) or the built-in agent. */
   salesAgent: SalesAgent;
-  /** Aborted when the process starts shutting down: long-lived streams end on it. */
   shutdownSignal: AbortSignal;
+  /** Aborts `shutdownSignal`. */
+  signalShutdown(): void;
+  /** Stops the queue workers (letting running jobs finish within the bound) and closes the database. */
   close(): Promise<void>;
 }
 
@@ -49,6 +93,26 @@ export async function createDependencies(
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
+  const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
+  const pagespeed = choosePageSpeedEngine(config, safeFetch);
+  const cache = new CacheStore(database.db);
+  if (pagespeed) {
+    registerDiagnosticsQueue(worker, {
+      engine: pagespeed,
+      cache,
+      logger: logger.child({ component: 'diagnostics' }),
+      timeoutMs:
+        pagespeed.name === 'lighthouse' ? LIGHTHOUSE_DEFAULTS.timeoutMs : PSI_DEFAULTS.totalTimeoutMs,
+    });
+  }
+  const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
+    logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
+  );
+  const rateLimiter = new RateLimiter(database.db);
+  const analytics = new AnalyticsRecorder(database.db, logger.child({ component: 'analytics' }), {
+    rateLimiter,
+    perMinute: config.analytics.trackRateLimitPerMinute,
+  });
   const salesAgent: SalesAgent = config.salesAgentWsUrl
     ? new WebSocketSalesAgent({
         url: config.salesAgentWsUrl,
@@ -75,17 +139,42 @@ export async function createDependencies(
     logger,
     db: database.db,
     engine: database.engine,
-    cache: new CacheStore(database.db),
-    rateLimiter: new RateLimiter(database.db),
+    cache,
+    rateLimiter,
     jobs,
     worker,
+    captcha: createCaptchaVerifier(config.captcha),
+    crm: createCrmClient(config.pipedrive),
+    mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
+    quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
+    metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
+    safeFetch,
+    wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
+    pagespeed,
+    geoip,
+    analytics,
+    llm: config.ai ? new OpenAiCompatibleClient(config.ai) : null,
+    search: new SqlSearchIndex(database.db),
     salesAgent,
     shutdownSignal: shutdown.signal,
+    signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
+      await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await database.close();
     },
   };
+  worker.register(emailQueueDefinition(deps));
+  worker.register(crmQueueDefinition(deps));
   return deps;
+}
+
+function choosePageSpeedEngine(config: Config, safeFetch: SafeFetcher): PageSpeedEngine | null {
+  if (config.pagespeed.apiKey) {
+    return new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey });
+  }
+  const chromePath = findChrome(config.pagespeed.chromePath);
+  if (!chromePath) return null;
+  return new LocalLighthouseEngine({ chromePath, safeFetch, allowHosts: config.fetchAllowHosts });
 }

@@ -30,14 +30,15 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
   const shutdown = () => {
     closing ??= (async () => {
       const bound = deps.config.shutdownTimeoutMs;
+      // 1. Stop accepting; idle keep-alive sockets go now.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
-      // Long-lived streams (SSE) end on the shutdown signal, aborted by deps.close() below; give plain
-      // requests the bound to finish first.
-      const timer = new Promise<void>((resolve) => setTimeout(resolve, bound).unref());
-      await Promise.race([closed, timer]);
-      await deps.close();
+      // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish.
+      deps.signalShutdown();
+      await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, bound).unref())]);
       if ('closeAllConnections' in server) server.closeAllConnections();
+      // 3. Running jobs finish within the bound (the rest are re-run elsewhere after their lease); the db closes.
+      await deps.close();
     })();
     return closing;
   };

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { FileMigrationProvider, Migrator } from 'kysely/migration';
 
 const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
@@ -11,9 +11,17 @@ const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
  */
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any table types
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  // Kysely looks for its migration tables in every schema it can see unless told which one: with
+  // several schemas on one server (tests, shared servers) it would find another schema's tables and
+  // skip creating its own. Pin them to the connection's current schema.
+  const migrationTableSchema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_FOLDER }),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+
+const STATEMENT_CACHE_SIZE = 200;
+
 import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 
 /**
@@ -9,10 +12,27 @@ import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely
  * and it tells a reading statement by `columns().length` instead of a `reader` flag.
  */
 function adaptDatabase(db: DatabaseSync): SqliteDatabase {
+  // Prepared statements are reused by SQL text (Kysely prepares on every execution): preparing
+  // costs more than running a small statement. Least recently used ones are finalised past the cap.
+  const cache = new Map<string, StatementSync>();
+  const prepareCached = (sql: string): StatementSync => {
+    let stmt = cache.get(sql);
+    if (stmt) {
+      cache.delete(sql);
+    } else {
+      stmt = db.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, stmt);
+    return stmt;
+  };
   return {
-    close: () => db.close(),
+    close: () => {
+      cache.clear();
+      db.close();
+    },
     prepare(sql: string): SqliteStatement {
-      const stmt = db.prepare(sql);
+      const stmt = prepareCached(sql);
       const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
       return {
         reader: stmt.columns().length > 0,

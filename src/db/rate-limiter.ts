@@ -30,15 +30,16 @@ export class RateLimiter {
     this.#now = now;
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+  /** Counts `cost` hits (default 1) in the key's window and reports the window's total. */
+  async hit(key: string, limit: number, windowMs: number, cost = 1): Promise<RateLimitResult> {
     const now = this.#now();
     const windowEnd = now + windowMs;
     const row = await this.#db
       .insertInto('rate_limits')
-      .values({ key, count: 1, window_end: windowEnd })
+      .values({ key, count: cost, window_end: windowEnd })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
-          count: sql<number>`case when rate_limits.window_end <= ${now} then 1 else rate_limits.count + 1 end`,
+          count: sql<number>`case when rate_limits.window_end <= ${now} then ${cost} else rate_limits.count + ${cost} end`,
           window_end: sql<number>`case when rate_limits.window_end <= ${now} then ${windowEnd} else rate_limits.window_end end`,
         }),
       )

@@ -136,7 +136,7 @@ describe('routing errors', () => {
     expectEnvelope(await missing.json(), 'NOT_FOUND');
     const wrong = await get('/health', { method: 'DELETE' });
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(wrong.headers.get('allow')).toBe('GET, OPTIONS');
     const body = (await wrong.json()) as { error: { requestId: string } };
     expectEnvelope(body, 'METHOD_NOT_ALLOWED');
     expect(body.error.requestId).toBe(wrong.headers.get('x-request-id'));

@@ -12,13 +12,15 @@ export class RouteTable {
       if (route.method === 'ALL' || route.path.includes('*')) continue; // middleware, not endpoints
       const methods = byPath.get(route.path) ?? new Set<string>();
       methods.add(route.method.toUpperCase());
-      if (route.method.toUpperCase() === 'GET') methods.add('HEAD');
       byPath.set(route.path, methods);
     }
     for (const [path, methods] of byPath) this.#entries.push({ pattern: compile(path), methods });
   }
 
-  /** The methods the path answers (plus OPTIONS), or null when no route has that path. */
+  /**
+   * The methods the path answers (plus OPTIONS), or null when no route has that path. HEAD is still
+   * answered for GET routes (Hono serves it) but not advertised: ai-api.md fixes `Allow: GET, OPTIONS`.
+   */
   allowedMethods(path: string): string[] | null {
     const methods = new Set<string>();
     for (const entry of this.#entries) {

@@ -64,6 +64,10 @@ export class QueueWorker {
     this.#definitions.push(definition as QueueDefinition<unknown>);
   }
 
+  queueNames(): string[] {
+    return this.#definitions.map((d) => d.name);
+  }
+
   start(): void {
     if (this.#started) return;
     this.#started = true;

@@ -25,6 +25,7 @@ async function startChatServer(agentUrl: string, env: Record<string, string> = {
       SALES_AGENT_CONNECT_TIMEOUT_MS: '1000',
       SALES_AGENT_IDLE_TIMEOUT_MS: '600',
       SALES_AGENT_MAX_DURATION_MS: '3000',
+      CHAT_RATE_LIMIT: '0',
       ...env,
     },
   });
@@ -378,6 +379,24 @@ describe('chat relay: connecting', () => {
     const connection = await agent.connection(1);
     expect(connection.frames[0]).toMatchObject({ clientIp: '198.51.100.7' });
     expect(connection.headers['x-forwarded-for']).toBe('198.51.100.7');
+  });
+
+  it('limits questions per client IP (CHAT_RATE_LIMIT per minute)', async () => {
+    const agent = await startStandInAgent(streamingAgent('ok'));
+    cleanups.push(() => agent.close());
+    const server = await startChatServer(agent.url, { CHAT_RATE_LIMIT: '2' });
+    cleanups.push(() => server.close());
+    for (let i = 0; i < 2; i++) {
+      expect((await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }))).at(-1)?.event).toBe(
+        'done',
+      );
+    }
+    const refused = await ask(server, { sessionId: newSession(), query: 'Q' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    // History reads are not questions.
+    expect((await history(server, newSession())).status).toBe(200);
   });
 
   it('ends open streams with the shutdown', async () => {

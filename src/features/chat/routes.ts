@@ -1,7 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { sseResponse } from '../../http/sse.ts';
 import { answerQuestion, type ChatContext, readHistory } from './chat.ts';
@@ -9,6 +12,16 @@ import { CHAT_LIMITS } from './limits.ts';
 import { ChatHistoryResponse, ChatStreamRequest, HistoryQuery, SessionParams } from './schemas.ts';
 
 const requireChatKey = requireHeaderSecret('X-Chat-Api-Key', (config) => config.secrets.chat);
+
+/**
+ * Questions per client IP per minute (CHAT_RATE_LIMIT): the chat key ships to browsers, so it is no
+ * barrier on its own, and every question may cost a model call.
+ */
+const limitQuestions: MiddlewareHandler<AppEnv> = async function limitQuestions(c, next) {
+  const perMinute = c.var.deps.config.chatRateLimitPerMinute;
+  if (perMinute === 0) return next();
+  return rateLimit({ name: 'chat', limit: perMinute, windowMs: 60_000 })(c, next);
+};
 
 const ErrorBody = z.object({
   success: z.literal(false),
@@ -35,7 +48,7 @@ const streamRoute = createRoute({
     `${limits.maxAnswerChars} characters; each ends the stream with an \`error\` event. The question and the ` +
     'final answer are stored for the history (best-effort).',
   security,
-  middleware: [requireChatKey, requireJson] as const,
+  middleware: [requireChatKey, limitQuestions, requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: ChatStreamRequest } } } },
   responses: {
     200: {
@@ -52,6 +65,7 @@ const streamRoute = createRoute({
     400: errorResponse('`VALIDATION_ERROR`: a field is missing or too long'),
     401: errorResponse('`UNAUTHORIZED`: missing or wrong `X-Chat-Api-Key`'),
     415: errorResponse('`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON'),
+    429: errorResponse('`RATE_LIMITED`: too many questions from this IP (CHAT_RATE_LIMIT per minute)'),
   },
 });
 

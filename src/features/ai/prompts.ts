@@ -1,0 +1,113 @@
+import type { ChatMessage } from '../../integrations/llm/llm-client.ts';
+import {
+  AUDIENCES,
+  INDUSTRIES,
+  INITIAL_CHOICES,
+  type Language,
+  PATHS,
+  SECTION_KEYS,
+  SERVICES,
+  STYLES,
+} from '../../integrations/llm/offline/vocabulary.ts';
+import type { SearchHit } from '../../search/search-index.ts';
+import { AI_LIMITS } from './limits.ts';
+import { PLANS } from './plans.ts';
+import type { RecommendFields } from './schemas.ts';
+
+const LANGUAGE_NAME: Record<Language, string> = { en: 'English', es: 'Spanish' };
+
+const PATH_GUIDE = PATHS.map(
+  (path) => `- ${path}: ${PLANS[path].en.bestFor} ${PLANS[path].en.description}`,
+).join('\n');
+
+/**
+ * The recommend-plan prompt: the task, the allowed values, the JSON shape, the wizard answers as
+ * confirmed facts, the top search-index chunks as context, and the answer language. The visitor's
+ * text goes in its own user message, never spliced into the instructions.
+ */
+export function recommendPrompt(input: {
+  message: string;
+  language: Language;
+  fields?: RecommendFields;
+  context: SearchHit[];
+}): ChatMessage[] {
+  const facts = confirmedFacts(input.fields);
+  const context = input.context
+    .map(
+      (hit, i) => `[${i + 1}] ${hit.title ?? hit.source}: ${hit.text.slice(0, AI_LIMITS.contextChunkChars)}`,
+    )
+    .join('\n');
+  const system = [
+    "You advise visitors of a software agency. Recommend exactly ONE service path for the visitor's request.",
+    `Allowed paths (use the exact spelling):\n${PATH_GUIDE}`,
+    'Answer with ONE JSON object and nothing else, in this shape:',
+    JSON.stringify({
+      summary: 'one short sentence restating the request',
+      recommendedPath: PATHS.join(' | '),
+      rationale: {
+        summary: `one short paragraph, at most ${AI_LIMITS.rationaleSummaryMax} characters`,
+        signals: [
+          `2 to ${AI_LIMITS.signalsMax} short evidence items, each quoting or closely paraphrasing the visitor's own words`,
+        ],
+      },
+      alternatives: [
+        {
+          path: 'another allowed path (at most 2, never the recommended one)',
+          whenItWouldFit: 'one sentence',
+        },
+      ],
+      detectedNeeds: ['short noun phrases the visitor expressed'],
+      missingInformation: ['short noun phrases of useful context the visitor did not give'],
+      confidence: 'high (explicit matching needs) | medium | low (Technical Review or weak signals)',
+    }),
+    'Do not invent facts. Do not describe the plan itself: the website adds it. Use Technical Review when the request is vague or asks for an assessment.',
+    facts ? `Confirmed facts from the visitor's wizard answers (treat them as true):\n${facts}` : '',
+    context ? `Background about the agency's services (from its own pages):\n${context}` : '',
+    `Write every text value in ${LANGUAGE_NAME[input.language]}; keep the path names and the JSON keys in English.`,
+  ];
+  return [
+    { role: 'system', content: system.filter(Boolean).join('\n\n') },
+    { role: 'user', content: input.message },
+  ];
+}
+
+/** The refine prompt: itemise the visitor's description and classify it into the wizard enumerations. */
+export function refinePrompt(input: { message: string; language: Language }): ChatMessage[] {
+  const system = [
+    'You turn a project description written by a visitor of a software agency into an itemised breakdown, and classify it.',
+    'Answer with ONE JSON object and nothing else, in this shape:',
+    JSON.stringify({
+      summary: `one short sentence with facts from the visitor only (at most ${AI_LIMITS.refineSummaryMax} characters)`,
+      sections: [{ key: SECTION_KEYS.join(' | '), items: ['short noun phrases or fragments from the text'] }],
+      suggestions: [
+        `at most ${AI_LIMITS.suggestionsMax} short hints about missing information; [] when nothing is missing`,
+      ],
+      fields: {
+        initialChoice: `${INITIAL_CHOICES.join(' | ')} | null`,
+        service: `${SERVICES.join(' | ')} | null`,
+        industry: `${INDUSTRIES.join(' | ')} | null`,
+        audience: `${AUDIENCES.join(' | ')} | null`,
+        style: `${STYLES.join(' | ')} | null`,
+      },
+    }),
+    `Only include a section when the visitor touched that dimension; at most ${AI_LIMITS.sectionItemsMax} items each; no long paragraphs.`,
+    'initialChoice: help = support with something that exists, create = build something new, advice = consultation.',
+    'Use null for any field the text does not clearly indicate. Never invent facts.',
+    `Write every text value in ${LANGUAGE_NAME[input.language]}; keep keys and enumeration values exactly as given.`,
+  ];
+  return [
+    { role: 'system', content: system.join('\n\n') },
+    { role: 'user', content: input.message },
+  ];
+}
+
+function confirmedFacts(fields: RecommendFields | undefined): string {
+  if (!fields) return '';
+  const lines: string[] = [];
+  for (const key of ['initialChoice', 'service', 'goal', 'industry', 'audience', 'style'] as const) {
+    const value = fields[key];
+    if (value) lines.push(`- ${key}: ${value}`);
+  }
+  if (fields.features?.length) lines.push(`- features: ${fields.features.join('; ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,474 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completion, startLlmStandIn } from '../../testing/llm-stand-in.ts';
+import { type StandIn, sendJson } from '../../testing/stand-in.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { AI_LIMITS } from './limits.ts';
+import { PLANS } from './plans.ts';
+import { RecommendResponseSchema, RefineResponseSchema } from './schemas.ts';
+
+const ORIGIN = 'http://localhost:5173';
+let offline: TestContext;
+
+beforeAll(async () => {
+  offline = await createTestApp();
+});
+afterAll(async () => {
+  await offline.close();
+});
+
+const post = (t: TestContext, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  t.app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+async function expectAiError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  const body = await res.json();
+  expect(body).toEqual({ error: { code, message: expect.any(String) } });
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+describe('routing, envelope and headers', () => {
+  it.each(['/api/ai/recommend-plan', '/api/ai/refine'])(
+    '405 with Allow: POST, OPTIONS on GET %s',
+    async (path) => {
+      for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+        const res = await offline.app.request(path, { method });
+        await expectAiError(res, 405, 'method_not_allowed');
+        expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+      }
+    },
+  );
+
+  it('405 with Allow: GET, OPTIONS on POST /api/ai/search-test', async () => {
+    const res = await post(offline, '/api/ai/search-test', {});
+    await expectAiError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+  });
+
+  it('404 not_found for unknown paths under /api/ai/', async () => {
+    for (const path of ['/api/ai/nope', '/api/ai/', '/api/ai/recommend-plan/extra']) {
+      await expectAiError(await offline.app.request(path), 404, 'not_found');
+      await expectAiError(await post(offline, path, { message: 'x' }), 404, 'not_found');
+    }
+  });
+
+  it('OPTIONS answers 204 with CORS preflight headers and no-store', async () => {
+    const res = await offline.app.request('/api/ai/recommend-plan', {
+      method: 'OPTIONS',
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/Content-Type/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a preflight asking for another method than POST is 405', async () => {
+    const res = await offline.app.request('/api/ai/refine', {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'DELETE' },
+    });
+    await expectAiError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('OPTIONS on search-test advertises GET, OPTIONS', async () => {
+    const res = await offline.app.request('/api/ai/search-test', {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+  });
+
+  it('echoes only allowed origins, never a wildcard', async () => {
+    for (const origin of [ORIGIN, 'http://localhost:3000']) {
+      const res = await post(offline, '/api/ai/refine', { message: 'a website' }, { origin });
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const evil = await post(
+      offline,
+      '/api/ai/refine',
+      { message: 'a website' },
+      { origin: 'https://evil.example' },
+    );
+    expect(evil.status).toBe(200);
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('every success carries no-store and JSON', async () => {
+    const res = await post(offline, '/api/ai/recommend-plan', { message: 'We need a website' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  });
+
+  it('leaves the backend envelope alone outside /api/ai/', async () => {
+    const res = await offline.app.request('/api/nothing-here');
+    expect((await res.json()).success).toBe(false);
+    expect(res.headers.get('cache-control')).toBeNull();
+  });
+});
+
+describe('request validation (400 invalid_request)', () => {
+  const long = (n: number) => 'x'.repeat(n);
+  const cases: [string, string, unknown, Record<string, string>?][] = [
+    ['wrong content type', '/api/ai/recommend-plan', { message: 'hi' }, { 'content-type': 'text/plain' }],
+    [
+      'form content type',
+      '/api/ai/refine',
+      'message=hi',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ],
+    ['malformed JSON', '/api/ai/recommend-plan', '{"message": '],
+    ['array body', '/api/ai/recommend-plan', [1, 2]],
+    ['string body', '/api/ai/refine', '"hello"'],
+    ['null body', '/api/ai/refine', 'null'],
+    ['missing message', '/api/ai/recommend-plan', {}],
+    ['numeric message', '/api/ai/refine', { message: 42 }],
+    ['empty message', '/api/ai/recommend-plan', { message: '' }],
+    ['blank message', '/api/ai/refine', { message: '   \n\t ' }],
+    ['oversize message', '/api/ai/recommend-plan', { message: long(AI_LIMITS.messageMax + 1) }],
+    ['oversize locale', '/api/ai/refine', { message: 'hi', locale: long(AI_LIMITS.localeMax + 1) }],
+    ['oversize source', '/api/ai/recommend-plan', { message: 'hi', source: long(AI_LIMITS.sourceMax + 1) }],
+    [
+      'oversize pageUrl',
+      '/api/ai/recommend-plan',
+      { message: 'hi', pageUrl: long(AI_LIMITS.pageUrlMax + 1) },
+    ],
+    [
+      'oversize fields.goal',
+      '/api/ai/recommend-plan',
+      { message: 'hi', fields: { goal: long(AI_LIMITS.fieldMax + 1) } },
+    ],
+    ...(['initialChoice', 'service', 'industry', 'audience', 'style'] as const).map(
+      (key): [string, string, unknown] => [
+        `oversize fields.${key}`,
+        '/api/ai/recommend-plan',
+        { message: 'hi', fields: { [key]: long(AI_LIMITS.fieldMax + 1) } },
+      ],
+    ),
+    [
+      'too many features',
+      '/api/ai/recommend-plan',
+      { message: 'hi', fields: { features: Array(AI_LIMITS.featuresMaxItems + 1).fill('a') } },
+    ],
+    [
+      'oversize feature',
+      '/api/ai/recommend-plan',
+      { message: 'hi', fields: { features: [long(AI_LIMITS.featureMax + 1)] } },
+    ],
+    ['features not an array', '/api/ai/recommend-plan', { message: 'hi', fields: { features: 'a' } }],
+    ['fields not an object', '/api/ai/recommend-plan', { message: 'hi', fields: 'x' }],
+  ];
+  it.each(cases)('%s', async (_label, path, body, headers) => {
+    await expectAiError(await post(offline, path, body, headers), 400, 'invalid_request');
+  });
+
+  it('names the missing message in a sentence', async () => {
+    const body = await expectAiError(await post(offline, '/api/ai/refine', {}), 400, 'invalid_request');
+    expect(body.error.message).toBe('message is required and must be a string.');
+  });
+
+  it('accepts every limit exactly and a message that is long only because of spaces', async () => {
+    const res = await post(offline, '/api/ai/recommend-plan', {
+      message: `  ${long(AI_LIMITS.messageMax)}  `,
+      locale: 'es-CO'.padEnd(AI_LIMITS.localeMax, 'x'),
+      source: long(AI_LIMITS.sourceMax),
+      pageUrl: long(AI_LIMITS.pageUrlMax),
+      fields: {
+        goal: long(AI_LIMITS.fieldMax),
+        features: Array(AI_LIMITS.featuresMaxItems).fill(long(AI_LIMITS.featureMax)),
+      },
+      unknownField: { ignored: true },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('an oversized body is 400 invalid_request, not 413', async () => {
+    const res = await post(offline, '/api/ai/refine', { message: 'x', pad: 'y'.repeat(2 * 1024 * 1024) });
+    await expectAiError(res, 400, 'invalid_request');
+  });
+
+  it.each([
+    ['missing q', '/api/ai/search-test'],
+    ['empty q', '/api/ai/search-test?q='],
+    ['blank q', '/api/ai/search-test?q=%20%20'],
+  ])('search-test: %s', async (_label, path) => {
+    await expectAiError(await offline.app.request(path), 400, 'invalid_request');
+  });
+});
+
+describe('locale normalisation', () => {
+  it.each([
+    [undefined, 'en'],
+    ['en', 'en'],
+    ['es', 'es'],
+    ['es-CO', 'es'],
+    ['ES-mx', 'es'],
+    ['es_AR', 'es'],
+    ['fr', 'en'],
+    ['', 'en'],
+    ['espanol', 'en'],
+  ])('%s → %s', async (locale, language) => {
+    for (const path of ['/api/ai/recommend-plan', '/api/ai/refine']) {
+      const res = await post(offline, path, { message: 'Necesitamos una página web', locale });
+      expect((await res.json()).language).toBe(language);
+    }
+  });
+});
+
+describe('offline engine through the routes', () => {
+  it('recommends a valid plan in Spanish with the table plan and the wizard CTA', async () => {
+    const res = await post(offline, '/api/ai/recommend-plan', {
+      message: 'Queremos lanzar el MVP de nuestra app de pagos para pequeñas empresas en marzo',
+      locale: 'es-CO',
+    });
+    const body = RecommendResponseSchema.parse(await res.json());
+    expect(body.recommendedPath).toBe('Launch');
+    expect(body.plan).toEqual(PLANS.Launch.es);
+    expect(body.ctaUrl).toBe(offline.config.wizardUrl);
+    expect(body.rationale.signals.length).toBeGreaterThanOrEqual(2);
+    expect(body.language).toBe('es');
+  });
+
+  it('refines into ordered sections and enumerated fields', async () => {
+    const res = await post(offline, '/api/ai/refine', {
+      message:
+        'We need a new website for our dental clinic. Clean and modern, patients should book appointments online by June.',
+    });
+    const body = RefineResponseSchema.parse(await res.json());
+    expect(body.fields).toEqual({
+      initialChoice: 'create',
+      service: 'build-website',
+      industry: 'healthcare',
+      audience: 'b2c',
+      style: 'modernMinimalist',
+    });
+    const keys = body.sections.map((s) => s.key);
+    expect(keys).toEqual([...keys].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)));
+  });
+
+  it('uses the wizard fields as confirmed facts', async () => {
+    const res = await post(offline, '/api/ai/recommend-plan', {
+      message: 'hello',
+      fields: { service: 'workflow-automation' },
+    });
+    expect((await res.json()).recommendedPath).toBe('Custom');
+  });
+});
+
+const ORDER = ['service', 'goal', 'industry', 'features', 'audience', 'style', 'constraints', 'context'];
+
+describe('with a model (OpenAI-compatible stand-in)', () => {
+  let model: StandIn;
+  let t: TestContext;
+  let reply: () => string;
+
+  beforeAll(async () => {
+    model = await startLlmStandIn(() => reply());
+    t = await createTestApp({
+      env: {
+        AI_BASE_URL: `${model.url}/v1`,
+        AI_API_KEY: 'sk-test',
+        AI_MODEL: 'stand-in',
+        AI_TIMEOUT_MS: '500',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await model.close();
+  });
+
+  const goodRecommendation = {
+    summary: 'You want a website for your clinic.',
+    recommendedPath: 'Build',
+    rationale: { summary: 'A website is what you asked for.', signals: ['new website', 'dental clinic'] },
+    alternatives: [{ path: 'Launch', whenItWouldFit: 'If booking becomes an app.' }],
+    detectedNeeds: ['website'],
+    missingInformation: ['budget'],
+    confidence: 'high',
+  };
+
+  it.each([
+    ['raw', JSON.stringify(goodRecommendation)],
+    ['fenced', `Here it is:\n\`\`\`json\n${JSON.stringify(goodRecommendation)}\n\`\`\``],
+    ['embedded', `Sure! ${JSON.stringify(goodRecommendation)} Let me know.`],
+  ])('parses %s JSON from the model', async (_label, text) => {
+    reply = () => text;
+    const res = await post(t, '/api/ai/recommend-plan', {
+      message: 'We need a new website for our dental clinic',
+    });
+    const body = RecommendResponseSchema.parse(await res.json());
+    expect(body.recommendedPath).toBe('Build');
+    expect(body.plan).toEqual(PLANS.Build.en);
+    expect(body.rationale.signals).toEqual(['new website', 'dental clinic']);
+  });
+
+  it('sends the prompt with the facts, the language and JSON mode', async () => {
+    reply = () => JSON.stringify(goodRecommendation);
+    const before = model.requests.length;
+    await post(t, '/api/ai/recommend-plan', {
+      message: 'Una web',
+      locale: 'es',
+      fields: { industry: 'healthcare', features: ['booking'] },
+    });
+    const sent = JSON.parse(model.requests[before]!.body);
+    expect(sent.model).toBe('stand-in');
+    expect(sent.response_format).toEqual({ type: 'json_object' });
+    expect(sent.messages[0].content).toMatch(/industry: healthcare/);
+    expect(sent.messages[0].content).toMatch(/features: booking/);
+    expect(sent.messages[0].content).toMatch(/Spanish/);
+    expect(sent.messages[1]).toEqual({ role: 'user', content: 'Una web' });
+  });
+
+  it.each([
+    ['garbage', 'I think you should build a website!'],
+    ['an array', '[1,2,3]'],
+    ['an invalid path', JSON.stringify({ ...goodRecommendation, recommendedPath: 'Enterprise' })],
+  ])('falls back to Technical Review for %s', async (_label, text) => {
+    reply = () => text;
+    const res = await post(t, '/api/ai/recommend-plan', { message: 'Necesito ayuda', locale: 'es-MX' });
+    expect(res.status).toBe(200);
+    const body = RecommendResponseSchema.parse(await res.json());
+    expect(body).toMatchObject({
+      recommendedPath: 'Technical Review',
+      plan: PLANS['Technical Review'].es,
+      alternatives: [],
+      rationale: { signals: [] },
+      confidence: 'low',
+      language: 'es',
+    });
+    expect(body.missingInformation.length).toBeGreaterThan(0);
+  });
+
+  it('falls back for refine: the original message, empty sections, null fields', async () => {
+    reply = () => 'no json at all';
+    const res = await post(t, '/api/ai/refine', { message: '  Build me a shop  ' });
+    expect(await res.json()).toEqual({
+      summary: 'Build me a shop',
+      sections: [],
+      suggestions: [],
+      language: 'en',
+      fields: { initialChoice: null, service: null, industry: null, audience: null, style: null },
+    });
+  });
+
+  it('applies every refine rule to a model answer', async () => {
+    reply = () =>
+      JSON.stringify({
+        summary: 'x'.repeat(1000),
+        sections: [
+          { key: 'style', items: ['modern'] },
+          { key: 'bogus', items: ['dropped'] },
+          {
+            key: 'service',
+            items: [
+              'website',
+              'N/A',
+              'website',
+              'y'.repeat(400),
+              ...Array(20)
+                .fill(0)
+                .map((_, i) => `item ${i}`),
+            ],
+          },
+          { key: 'service', items: ['portal'] },
+          { key: 'goal', items: ['none mentioned', '-', 'TBD', 'ninguno', 'Por definir'] },
+          { key: 'context', items: '<b>our</b> current site <script>alert(1)</script>' },
+        ],
+        suggestions: ['a', 'b', 'c', 'd', 'e', 'f', 'z'.repeat(300)],
+        fields: {
+          initialChoice: 'help',
+          service: 'build-website',
+          industry: 'space',
+          audience: 'b2b',
+          style: 42,
+        },
+      });
+    const res = await post(t, '/api/ai/refine', { message: 'whatever' });
+    const body = RefineResponseSchema.parse(await res.json());
+    expect(body.summary.length).toBeLessThanOrEqual(AI_LIMITS.refineSummaryMax);
+    expect(body.sections.map((s) => s.key)).toEqual(['service', 'style', 'context']);
+    expect(body.sections[0]!.items).toHaveLength(AI_LIMITS.sectionItemsMax);
+    expect(body.sections[0]!.items[0]).toBe('website');
+    expect(body.sections[0]!.items[1]!.length).toBeLessThanOrEqual(AI_LIMITS.sectionItemMax);
+    expect(body.sections[2]!.items).toEqual(['our current site']);
+    expect(body.suggestions).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(body.fields).toEqual({
+      initialChoice: 'help',
+      service: null,
+      industry: null,
+      audience: 'b2b',
+      style: null,
+    });
+  });
+
+  it('502 ai_request_failed when the model answers HTTP 500 twice', async () => {
+    model.setHandler((_req, res) => sendJson(res, 500, { error: { message: 'boom' } }));
+    try {
+      const before = model.requests.length;
+      await expectAiError(
+        await post(t, '/api/ai/recommend-plan', { message: 'x' }),
+        502,
+        'ai_request_failed',
+      );
+      await expectAiError(await post(t, '/api/ai/refine', { message: 'x' }), 502, 'ai_request_failed');
+      expect(model.requests.length - before).toBe(4);
+    } finally {
+      model.setHandler((_req, res) => sendJson(res, 200, completion(reply())));
+    }
+  });
+
+  it('502 when the model times out', async () => {
+    model.setHandler(() => {});
+    try {
+      await expectAiError(await post(t, '/api/ai/refine', { message: 'x' }), 502, 'ai_request_failed');
+    } finally {
+      model.setHandler((_req, res) => sendJson(res, 200, completion(reply())));
+    }
+  });
+
+  it('502 when the API answers in the wrong shape', async () => {
+    model.setHandler((_req, res) => sendJson(res, 200, { result: 'not a chat completion' }));
+    try {
+      const body = await expectAiError(
+        await post(t, '/api/ai/recommend-plan', { message: 'x' }),
+        502,
+        'ai_request_failed',
+      );
+      expect(JSON.stringify(body)).not.toMatch(/stand-in|127\.0\.0\.1|sk-test/);
+    } finally {
+      model.setHandler((_req, res) => sendJson(res, 200, completion(reply())));
+    }
+  });
+});
+
+describe('HEAD', () => {
+  it('is still answered on search-test though not advertised in Allow', async () => {
+    const res = await offline.app.request('/api/ai/search-test?q=web', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the three AI routes', async () => {
+    const doc = await (await offline.app.request('/openapi.json')).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/ai/recommend-plan', '/api/ai/refine', '/api/ai/search-test']),
+    );
+    expect(doc.components.schemas.RecommendResponse).toBeDefined();
+  });
+});

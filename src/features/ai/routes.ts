@@ -1,0 +1,158 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import type { ErrorStyle } from '../../app.ts';
+import { requireJson } from '../../http/body.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { LlmError } from '../../integrations/llm/llm-client.ts';
+import { AI_LIMITS } from './limits.ts';
+import {
+  AiErrorSchema,
+  RecommendRequestSchema,
+  RecommendResponseSchema,
+  RefineRequestSchema,
+  RefineResponseSchema,
+  SearchQuerySchema,
+  SearchResponseSchema,
+} from './schemas.ts';
+import { type AiContext, recommendPlan, refineMessage, searchTest } from './service.ts';
+
+export const AI_PREFIX = '/api/ai/';
+
+/** ai-api.md: every response under /api/ai/* (errors, 404, 405 and preflights included) is no-store. */
+export const aiNoStore: MiddlewareHandler<AppEnv> = async function aiNoStore(c, next) {
+  await next();
+  c.res.headers.set('Cache-Control', 'no-store');
+};
+
+/** The backend error codes mapped to ai-api.md's lower-case codes and statuses. */
+const AI_ERRORS: Partial<Record<ErrorCode, { code: string; status: ContentfulStatusCode }>> = {
+  VALIDATION_ERROR: { code: 'invalid_request', status: 400 },
+  UNSUPPORTED_MEDIA_TYPE: { code: 'invalid_request', status: 400 },
+  PAYLOAD_TOO_LARGE: { code: 'invalid_request', status: 400 },
+  METHOD_NOT_ALLOWED: { code: 'method_not_allowed', status: 405 },
+  NOT_FOUND: { code: 'not_found', status: 404 },
+  EXTERNAL_SERVICE_ERROR: { code: 'ai_request_failed', status: 502 },
+  RATE_LIMITED: { code: 'rate_limited', status: 429 },
+};
+
+/** The AI routes' own envelope: `{"error":{"code","message"}}`. */
+export const aiErrorStyle: ErrorStyle = {
+  prefix: AI_PREFIX,
+  render(c: Context<AppEnv>, error: ApiError) {
+    const mapped = AI_ERRORS[error.code] ?? { code: 'internal_error', status: 500 as ContentfulStatusCode };
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    c.header('Cache-Control', 'no-store');
+    const message =
+      mapped.status >= 500 && mapped.code === 'internal_error'
+        ? 'Something went wrong on our side; please try again.'
+        : error.message;
+    return c.json({ error: { code: mapped.code, message } }, mapped.status);
+  },
+};
+
+function describeIssue(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The request is invalid.';
+  if (issue.path.length === 0) return 'The request body must be a JSON object.';
+  const name = issue.path.join('.');
+  return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+}
+
+const errorResponses = {
+  400: { description: 'invalid_request', content: { 'application/json': { schema: AiErrorSchema } } },
+  502: { description: 'ai_request_failed', content: { 'application/json': { schema: AiErrorSchema } } },
+} as const;
+
+const recommendRoute = createRoute({
+  method: 'post',
+  path: '/api/ai/recommend-plan',
+  tags: ['AI'],
+  summary: 'Recommend one service path',
+  description:
+    'Recommends exactly one of Build, Launch, Scale, Custom, Technical Review, with the fixed plan description, a rationale, up to two alternatives, detected needs and missing information. Unparseable model output falls back to a Technical Review recommendation (200).',
+  middleware: [requireJson] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: RecommendRequestSchema } } } },
+  responses: {
+    200: {
+      description: 'The recommendation',
+      content: { 'application/json': { schema: RecommendResponseSchema } },
+    },
+    ...errorResponses,
+  },
+});
+
+const refineRoute = createRoute({
+  method: 'post',
+  path: '/api/ai/refine',
+  tags: ['AI'],
+  summary: 'Itemise and classify a project description',
+  description:
+    'Turns free text into ordered sections of short items, suggestions about missing information and the wizard classification (`null` where the text is not clear). Unparseable model output falls back to the original message with empty sections (200).',
+  middleware: [requireJson] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: RefineRequestSchema } } } },
+  responses: {
+    200: { description: 'The refinement', content: { 'application/json': { schema: RefineResponseSchema } } },
+    ...errorResponses,
+  },
+});
+
+const searchRoute = createRoute({
+  method: 'get',
+  path: '/api/ai/search-test',
+  tags: ['AI'],
+  summary: 'Probe the search index',
+  description: `Top chunks of the search index for \`q\` (trimmed, cut to ${AI_LIMITS.queryMax} characters). An empty index answers \`count: 0\`.`,
+  request: { query: SearchQuerySchema },
+  responses: {
+    200: { description: 'Search results', content: { 'application/json': { schema: SearchResponseSchema } } },
+    400: errorResponses[400],
+  },
+});
+
+function aiContext(c: Context<AppEnv>): AiContext {
+  const deps = c.var.deps;
+  return { llm: deps.llm, search: deps.search, wizardUrl: deps.config.wizardUrl, logger: c.var.logger };
+}
+
+/** A failed model call is a 502 `ai_request_failed`; the cause is logged, never sent. */
+async function callingModel<T>(c: Context<AppEnv>, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof LlmError) {
+      c.var.logger.warn({ err: error, cause: String(error.cause ?? '') }, 'AI inference failed');
+      throw new ApiError(
+        'EXTERNAL_SERVICE_ERROR',
+        'The AI service could not answer; please try again later.',
+      );
+    }
+    throw error;
+  }
+}
+
+export function aiRoutes() {
+  const router = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw new ApiError('VALIDATION_ERROR', describeIssue(result.error));
+    },
+  });
+  return router
+    .openapi(recommendRoute, async (c) => {
+      const body = c.req.valid('json');
+      const result = await callingModel(c, () => recommendPlan(body, aiContext(c)));
+      return c.json(result, 200);
+    })
+    .openapi(refineRoute, async (c) => {
+      const body = c.req.valid('json');
+      const result = await callingModel(c, () => refineMessage(body, aiContext(c)));
+      return c.json(result, 200);
+    })
+    .openapi(searchRoute, async (c) => {
+      const query = (c.req.valid('query').q ?? '').trim().slice(0, AI_LIMITS.queryMax).trim();
+      if (query === '') throw new ApiError('VALIDATION_ERROR', 'q is required and must not be empty.');
+      return c.json(await searchTest(query, c.var.deps.search), 200);
+    });
+}

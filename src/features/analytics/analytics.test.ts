@@ -1,0 +1,369 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../testing/database.ts';
+import { startTestServer, type TestContext } from '../../testing/test-app.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { BOTS_COUNTER } from './store.ts';
+
+const engines = await testEngines();
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
+
+type Server = TestContext & { url: string };
+
+function track(server: Server, body: BodyInit | null, headers: Record<string, string> = {}) {
+  return fetch(`${server.url}/api/analytics/track`, {
+    method: 'POST',
+    headers: { 'User-Agent': CHROME, ...headers },
+    body,
+  });
+}
+
+async function eventCount(server: Server): Promise<number> {
+  const row = await server.deps.db
+    .selectFrom('analytics_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function stats(server: Server, query = '') {
+  const res = await fetch(`${server.url}/api/analytics/stats${query}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as {
+    totalEvents: number;
+    uniquePages: number;
+    uniqueVisitors: number;
+    topPages: { page: string; count: number }[];
+    topCountries: { country: string | null; count: number }[];
+    eventTypes: { type: string; count: number }[];
+    topReferrers: { referrer: string; count: number }[];
+    timeseries: { date: string; events: number; visitors: number }[];
+    botsDropped: number;
+    range: { from: string; to: string };
+  };
+}
+
+describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({
+      engine,
+      env: { TRUST_PROXY: 'xff', SITE_ORIGIN: 'https://agency.example' },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('accepts every navigator.sendBeacon content type with 202', async () => {
+    const before = await eventCount(server);
+    const json = JSON.stringify({ type: 'page_view', page: '/beacon-text' });
+    // sendBeacon(url, string) → text/plain;charset=UTF-8
+    expect((await track(server, json, { 'Content-Type': 'text/plain;charset=UTF-8' })).status).toBe(202);
+    // sendBeacon(url, new Blob([json], {type: 'application/json'}))
+    const blob = await track(server, JSON.stringify({ page: '/beacon-json' }), {
+      'Content-Type': 'application/json',
+    });
+    expect(blob.status).toBe(202);
+    expect(await blob.json()).toEqual({ success: true });
+    // sendBeacon(url, new Blob([json])) or an ArrayBuffer → no content type
+    expect(
+      (await track(server, new TextEncoder().encode(JSON.stringify({ page: '/beacon-none' })))).status,
+    ).toBe(202);
+    // sendBeacon(url, new URLSearchParams(...)) → application/x-www-form-urlencoded
+    const form = new URLSearchParams({
+      type: 'signup',
+      url: 'https://agency.example/beacon-form?x=1',
+      properties: '{"plan":"pro"}',
+    });
+    expect((await track(server, form)).status).toBe(202);
+    // sendBeacon(url, formData) → multipart/form-data
+    const multipart = new FormData();
+    multipart.set('page', '/beacon-multipart');
+    multipart.set('title', 'Multipart');
+    expect((await track(server, multipart)).status).toBe(202);
+    expect(await eventCount(server)).toBe(before + 5);
+
+    const rows = await server.deps.db
+      .selectFrom('analytics_events')
+      .selectAll()
+      .where('page', 'like', '/beacon-%')
+      .execute();
+    const byPage = Object.fromEntries(rows.map((r) => [r.page, r]));
+    expect(Object.keys(byPage).sort()).toEqual([
+      '/beacon-form',
+      '/beacon-json',
+      '/beacon-multipart',
+      '/beacon-none',
+      '/beacon-text',
+    ]);
+    expect(byPage['/beacon-form']).toMatchObject({ type: 'signup', properties: '{"plan":"pro"}' });
+    expect(byPage['/beacon-multipart']).toMatchObject({ type: 'page_view', title: 'Multipart' });
+  });
+
+  it('refuses other content types (415), bad JSON and missing page (400)', async () => {
+    const before = await eventCount(server);
+    expect((await track(server, '<e/>', { 'Content-Type': 'application/xml' })).status).toBe(415);
+    const bad = await track(server, '{"page":', { 'Content-Type': 'text/plain' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    expect((await track(server, '[1,2]', { 'Content-Type': 'application/json' })).status).toBe(400);
+    expect((await track(server, '{"type":"x"}', { 'Content-Type': 'application/json' })).status).toBe(400);
+    expect((await track(server, '', { 'Content-Type': 'text/plain' })).status).toBe(400);
+    expect(await eventCount(server)).toBe(before);
+  });
+
+  it('refuses oversized properties, deep nesting and large bodies, storing nothing', async () => {
+    const before = await eventCount(server);
+    const manyKeys = Object.fromEntries(
+      Array.from({ length: L.properties.keys + 1 }, (_, i) => [`k${i}`, i]),
+    );
+    const cases: [unknown, number, RegExp][] = [
+      [{ page: '/p', properties: manyKeys }, 400, /properties/],
+      [{ page: '/p', properties: { a: { b: { c: { d: 1 } } } } }, 400, /properties/],
+      [{ page: '/p', properties: { s: 'x'.repeat(L.properties.stringLength + 1) } }, 400, /properties/],
+      [{ page: '/p', properties: 'not an object' }, 400, /properties/],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await track(server, JSON.stringify(body), { 'Content-Type': 'application/json' });
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(message);
+    }
+    const deep = `{"page":"/p","x":${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    const nested = await track(server, deep, { 'Content-Type': 'application/json' });
+    expect(nested.status).toBe(400);
+    expect(((await nested.json()) as { error: { message: string } }).error.message).toMatch(/nested/);
+    const huge = JSON.stringify({ page: '/p', title: 'x'.repeat(L.trackBodyBytes) });
+    const large = await track(server, huge, { 'Content-Type': 'application/json' });
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE');
+    // A chunked body (no Content-Length) is cut while it streams.
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(huge));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${server.url}/api/analytics/track`, {
+      method: 'POST',
+      headers: { 'User-Agent': CHROME, 'Content-Type': 'text/plain' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await eventCount(server)).toBe(before);
+  });
+
+  it('looks a public IP up in the local database and never stores the IP', async () => {
+    const res = await track(server, JSON.stringify({ page: '/from-us' }), {
+      'Content-Type': 'text/plain',
+      'X-Forwarded-For': '10.0.0.1, 8.8.8.8',
+    });
+    expect(res.status).toBe(202);
+    const row = await server.deps.db
+      .selectFrom('analytics_events')
+      .selectAll()
+      .where('page', '=', '/from-us')
+      .executeTakeFirstOrThrow();
+    expect(row.country).toBe('US');
+    expect(row.visitor_hash).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(JSON.stringify(row)).not.toContain('8.8.8.8');
+    const logs = server.logs.raw.join('');
+    expect(logs).not.toContain('8.8.8.8');
+    // A private address has no country.
+    await track(server, JSON.stringify({ page: '/from-lan' }), {
+      'Content-Type': 'text/plain',
+      'X-Forwarded-For': '192.168.1.20',
+    });
+    const lan = await server.deps.db
+      .selectFrom('analytics_events')
+      .select('country')
+      .where('page', '=', '/from-lan')
+      .executeTakeFirstOrThrow();
+    expect(lan.country).toBeNull();
+  });
+
+  it('drops bots (202, nothing stored) and counts them', async () => {
+    const before = await eventCount(server);
+    const counted = async () =>
+      Number(
+        (
+          await server.deps.db
+            .selectFrom('counters')
+            .select('value')
+            .where('name', '=', BOTS_COUNTER)
+            .executeTakeFirst()
+        )?.value ?? 0,
+      );
+    const bots = await counted();
+    for (const ua of ['Googlebot/2.1 (+http://www.google.com/bot.html)', 'curl/8.5.0', '']) {
+      const res = await track(server, JSON.stringify({ page: '/bot' }), {
+        'Content-Type': 'text/plain',
+        'User-Agent': ua,
+      });
+      expect(res.status).toBe(202);
+    }
+    await server.deps.analytics.flush();
+    expect(await eventCount(server)).toBe(before);
+    expect(await counted()).toBe(bots + 3);
+    expect((await stats(server)).botsDropped).toBe(bots + 3);
+  });
+
+  it('counts stats exactly: pages, countries, types, referrers, visitors, series', async () => {
+    const base = await stats(server);
+    const send = (body: object, ua: string, ip: string) =>
+      track(server, JSON.stringify(body), {
+        'Content-Type': 'text/plain',
+        'User-Agent': ua,
+        'X-Forwarded-For': ip,
+      });
+    const sent = [
+      send({ page: '/s/a', referrer: 'https://news.ycombinator.com/item?id=1' }, CHROME, '8.8.4.4'),
+      send({ page: '/s/a', referrer: 'https://www.news.ycombinator.com/' }, CHROME, '8.8.4.4'),
+      send({ page: '/s/b', referrer: 'https://agency.example/s/a' }, CHROME, '8.8.4.4'),
+      send({ type: 'signup', page: '/s/b', properties: { plan: 'pro' } }, FIREFOX, '8.8.4.4'),
+      send({ page: '/s/c' }, FIREFOX, '81.2.69.142'),
+    ];
+    for (const res of await Promise.all(sent)) expect(res.status).toBe(202);
+    const after = await stats(server, '?limit=100');
+    const delta = <T extends { count: number }>(list: T[], key: keyof T, value: unknown, old: T[]) =>
+      (list.find((e) => e[key] === value)?.count ?? 0) - (old.find((e) => e[key] === value)?.count ?? 0);
+    const before = await stats(server, '?limit=100').then(() => base);
+    expect(after.totalEvents - before.totalEvents).toBe(5);
+    expect(delta(after.topPages, 'page', '/s/a', before.topPages)).toBe(2);
+    expect(delta(after.topPages, 'page', '/s/b', before.topPages)).toBe(2);
+    expect(delta(after.topPages, 'page', '/s/c', before.topPages)).toBe(1);
+    expect(after.uniquePages - before.uniquePages).toBe(3);
+    expect(delta(after.eventTypes, 'type', 'signup', before.eventTypes)).toBe(1);
+    expect(delta(after.eventTypes, 'type', 'page_view', before.eventTypes)).toBe(4);
+    expect(delta(after.topCountries, 'country', 'US', before.topCountries)).toBe(4);
+    expect(delta(after.topCountries, 'country', 'GB', before.topCountries)).toBe(1);
+    // www. is folded; the site's own host is internal navigation, not a referrer.
+    expect(delta(after.topReferrers, 'referrer', 'news.ycombinator.com', before.topReferrers)).toBe(2);
+    expect(after.topReferrers.find((r) => r.referrer === 'agency.example')).toBeUndefined();
+    // (8.8.4.4, Chrome), (8.8.4.4, Firefox), (81.2.69.142, Firefox): three new visitors today.
+    expect(after.uniqueVisitors - before.uniqueVisitors).toBe(3);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(after.range.to).toBe(today);
+    const last = after.timeseries.at(-1)!;
+    expect(last.date).toBe(today);
+    expect(last.events).toBe(
+      after.totalEvents - after.timeseries.slice(0, -1).reduce((n, d) => n + d.events, 0),
+    );
+    // Sorted by count, then name, and cut at limit.
+    const top1 = await stats(server, '?limit=1');
+    expect(top1.topPages).toHaveLength(1);
+    expect(top1.topPages[0]!.count).toBe(Math.max(...after.topPages.map((p) => p.count)));
+  });
+
+  it('validates the stats range: bad dates, from after to, too long a span, limit bounds', async () => {
+    for (const query of [
+      'from=2026-02-30',
+      'from=yesterday',
+      'to=2026-13-01',
+      'from=2026-01-01T25:00:00Z',
+      'from=2026-05-02&to=2026-05-01',
+      `from=2000-01-01&to=2026-01-01`,
+      'limit=0',
+      `limit=${L.stats.maxTop + 1}`,
+    ]) {
+      const res = await fetch(`${server.url}/api/analytics/stats?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    }
+    const iso = await stats(server, '?from=2026-01-01T23:30:00-02:00&to=2026-01-05');
+    expect(iso.range).toEqual({ from: '2026-01-02', to: '2026-01-05' });
+    expect(iso.timeseries.map((d) => d.date)).toEqual([
+      '2026-01-02',
+      '2026-01-03',
+      '2026-01-04',
+      '2026-01-05',
+    ]);
+    expect(iso.totalEvents).toBe(0);
+  });
+
+  it('lists events newest first, paginated, without visitor hashes', async () => {
+    for (const page of ['/list/1', '/list/2', '/list/3']) {
+      expect(
+        (
+          await track(server, JSON.stringify({ page, properties: { n: 1 } }), {
+            'Content-Type': 'text/plain',
+          })
+        ).status,
+      ).toBe(202);
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    const res = await fetch(`${server.url}/api/analytics/events?limit=2`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      events: Record<string, unknown>[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    expect(body.events.map((e) => e.page)).toEqual(['/list/3', '/list/2']);
+    expect(body.events[0]).toMatchObject({
+      type: 'page_view',
+      properties: { n: 1 },
+      createdAt: expect.any(String),
+    });
+    expect(body.events[0]).not.toHaveProperty('visitorHash');
+    expect(body.pagination.total).toBe(await eventCount(server));
+    const next = (await (await fetch(`${server.url}/api/analytics/events?limit=2&page=2`)).json()) as {
+      events: { page: string }[];
+    };
+    expect(next.events[0]!.page).toBe('/list/1');
+    expect((await fetch(`${server.url}/api/analytics/events?limit=${L.events.maxLimit + 1}`)).status).toBe(
+      400,
+    );
+  });
+});
+
+describe('analytics behind Cloudflare (TRUST_PROXY=cloudflare)', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: 'cloudflare' } });
+  });
+  afterAll(() => server.close());
+
+  it('takes the country from CF-IPCountry, else looks up CF-Connecting-IP', async () => {
+    await track(server, JSON.stringify({ page: '/cf-header' }), {
+      'Content-Type': 'text/plain',
+      'CF-IPCountry': 'de',
+      'CF-Connecting-IP': '8.8.8.8',
+    });
+    await track(server, JSON.stringify({ page: '/cf-lookup' }), {
+      'Content-Type': 'text/plain',
+      'CF-IPCountry': 'XX',
+      'CF-Connecting-IP': '8.8.8.8',
+    });
+    const rows = await server.deps.db.selectFrom('analytics_events').select(['page', 'country']).execute();
+    expect(Object.fromEntries(rows.map((r) => [r.page, r.country]))).toEqual({
+      '/cf-header': 'DE',
+      '/cf-lookup': 'US',
+    });
+  });
+});
+
+describe('analytics rate limit', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: 'xff', ANALYTICS_TRACK_RATE_LIMIT: '3' } });
+  });
+  afterAll(() => server.close());
+
+  it('answers 429 with Retry-After past the per-IP limit, and counts hits in the shared table', async () => {
+    const send = (ip: string) =>
+      track(server, JSON.stringify({ page: '/rl' }), { 'Content-Type': 'text/plain', 'X-Forwarded-For': ip });
+    for (let i = 0; i < 3; i++) expect((await send('203.0.113.9')).status).toBe(202);
+    const limited = await send('203.0.113.9');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await send('203.0.113.10')).status).toBe(202);
+    await server.deps.analytics.flush();
+    const row = await server.deps.db
+      .selectFrom('rate_limits')
+      .select('count')
+      .where('key', '=', 'analytics:203.0.113.9')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.count)).toBe(3);
+  });
+});

@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+import { ApiError } from '../../http/errors.ts';
+
+function tooLarge(maxBytes: number): ApiError {
+  // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
+  return new ApiError('PAYLOAD_TOO_LARGE', `A track body is limited to ${maxBytes} bytes.`, {
+    headers: { Connection: 'close' },
+  });
+}
+
+/**
+ * Reads the request body, refusing more than `maxBytes` (a declared Content-Length before reading,
+ * a chunked body as it arrives). On the Node server it reads the socket's IncomingMessage directly:
+ * this route is excluded from the app-wide body limit, whose Web-stream wrapping costs more than the
+ * rest of the request on this hot path. In-process (`app.request`) it reads the Request.
+ */
+export async function readCappedBody(c: Context, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || typeof incoming.on !== 'function') {
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return bytes;
+  }
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        incoming.pause();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new ApiError('VALIDATION_ERROR', 'The request body could not be read.', { cause: error }));
+    };
+    const onAborted = () => onError(new Error('aborted'));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('aborted', onAborted);
+  });
+}

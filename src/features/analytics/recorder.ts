@@ -1,0 +1,130 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database.ts';
+import type { RateLimiter } from '../../db/rate-limiter.ts';
+import { BatchedIpLimiter } from './ip-limiter.ts';
+import { ANALYTICS_LIMITS } from './limits.ts';
+import { type AnalyticsEventRow, daySalt, writeBatch } from './store.ts';
+
+interface Waiting {
+  row: AnalyticsEventRow;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class RecorderBusyError extends Error {}
+
+/**
+ * Group commit for analytics events. `record()` resolves once its event is COMMITTED: nothing is
+ * acknowledged that a crash could lose. While one transaction runs, the events that arrive wait and
+ * go together in the next one, so under load one commit carries many events (up to maxBatch) and at
+ * rest each event commits alone at once. There is no timer and no acknowledged-but-unwritten buffer.
+ * Bot drops are only counted, and are the one thing that can be lost (a few counts on a crash).
+ */
+export class AnalyticsRecorder {
+  readonly #db: Db;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  #queue: Waiting[] = [];
+  #bots = 0;
+  #running: Promise<void> | null = null;
+  #salt: { day: string; salt: Promise<string> } | null = null;
+  /** Per-IP limit on track requests (null: off). */
+  readonly limiter: BatchedIpLimiter | null;
+
+  constructor(
+    db: Db,
+    logger: Logger,
+    options: { rateLimiter: RateLimiter; perMinute: number; now?: () => number },
+  ) {
+    this.#db = db;
+    this.#logger = logger;
+    this.#now = options.now ?? Date.now;
+    this.limiter =
+      options.perMinute > 0
+        ? new BatchedIpLimiter(options.rateLimiter, {
+            prefix: 'analytics:',
+            limit: options.perMinute,
+            windowMs: 60_000,
+          })
+        : null;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  record(row: AnalyticsEventRow): Promise<void> {
+    if (this.#queue.length >= ANALYTICS_LIMITS.maxQueued) {
+      return Promise.reject(new RecorderBusyError('analytics writes are behind'));
+    }
+    const done = new Promise<void>((resolve, reject) => this.#queue.push({ row, resolve, reject }));
+    this.#kick();
+    return done;
+  }
+
+  countBot(): void {
+    this.#bots++;
+    this.#kick();
+  }
+
+  /**
+   * The visitor hash: SHA-256 of (the day's salt, IP, user agent), 128 bits kept. The salt is shared
+   * by every instance through the database and deleted the next day, so a hash identifies a visitor
+   * for one day only and never leads back to the IP.
+   */
+  async visitorHash(day: string, ip: string | null, userAgent: string): Promise<string> {
+    if (this.#salt?.day !== day) {
+      const salt = daySalt(this.#db, day, randomBytes(32).toString('hex'), this.#now());
+      this.#salt = { day, salt };
+      salt.catch(() => {
+        if (this.#salt?.salt === salt) this.#salt = null;
+      });
+    }
+    const salt = await this.#salt.salt;
+    return createHash('sha256')
+      .update(`${salt}\u0000${ip ?? ''}\u0000${userAgent}`)
+      .digest('base64url')
+      .slice(0, 22);
+  }
+
+  /** Waits until everything recorded so far is committed (used at shutdown and by tests). */
+  async flush(): Promise<void> {
+    await this.limiter?.sync();
+    while (this.#running || this.#queue.length > 0 || this.#bots > 0) {
+      this.#kick();
+      await this.#running;
+    }
+  }
+
+  #kick(): void {
+    if (this.#running) return;
+    this.#running = this.#drain().finally(() => {
+      this.#running = null;
+      // Anything that arrived during the last commit is picked up by the next kick.
+      if (this.#queue.length > 0 || this.#bots > 0) this.#kick();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    // One macrotask turn lets the requests that are already parsed join this commit.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.#queue.length > 0 || this.#bots > 0) {
+      const batch = this.#queue.splice(0, ANALYTICS_LIMITS.maxBatch);
+      const bots = this.#bots;
+      this.#bots = 0;
+      try {
+        await writeBatch(
+          this.#db,
+          batch.map((w) => w.row),
+          bots,
+        );
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        this.#logger.error({ err: error, events: batch.length }, 'analytics batch failed');
+        for (const w of batch) w.reject(error);
+        return;
+      }
+    }
+  }
+}

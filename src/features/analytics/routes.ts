@@ -1,0 +1,151 @@
+import { createRoute } from '@hono/zod-openapi';
+import { isbot } from 'isbot';
+import { clientOrigin } from '../../http/client-ip.ts';
+import { ApiError } from '../../http/errors.ts';
+import { createRouter } from '../../http/openapi.ts';
+import { readCappedBody } from './body.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { RecorderBusyError } from './recorder.ts';
+import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody } from './schemas.ts';
+import { readAnalyticsStats, resolveRange } from './stats.ts';
+import { listEvents } from './store.ts';
+import { buildEventRow, parseTrackBody, utcDay } from './track.ts';
+
+const errors = {
+  400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
+};
+
+const trackRoute = createRoute({
+  method: 'post',
+  path: '/api/analytics/track',
+  tags: ['Analytics'],
+  summary: 'Record a page view or a named event',
+  description:
+    'Accepts the content types `navigator.sendBeacon` sends: `text/plain` (JSON text), `application/json`, ' +
+    'no type, `application/x-www-form-urlencoded` and `multipart/form-data` (form fields; `properties` as JSON text). ' +
+    `Bodies over ${L.trackBodyBytes} bytes → 413. Answers **202** once the event is committed, and 202 to bots too ` +
+    '(dropped and counted, never stored). The client IP is never stored: the country comes from `CF-IPCountry` ' +
+    '(TRUST_PROXY=cloudflare) or a local IP-to-country database, and the visitor is a hash of (daily salt, IP, user agent). ' +
+    `Rate limit: ANALYTICS_TRACK_RATE_LIMIT per IP per minute (default ${L.trackPerIp.limit}).`,
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: TrackBody }, 'text/plain': { schema: TrackBody } },
+    },
+  },
+  responses: {
+    202: {
+      description: 'Recorded (or dropped as a bot)',
+      content: { 'application/json': { schema: Accepted } },
+    },
+    ...errors,
+    413: { description: 'Body too large (`PAYLOAD_TOO_LARGE`)' },
+    415: { description: 'Unsupported content type' },
+    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+  },
+});
+
+const statsRoute = createRoute({
+  method: 'get',
+  path: '/api/analytics/stats',
+  tags: ['Analytics'],
+  summary: 'Aggregates over a date range',
+  description:
+    'Total events, unique pages, unique visitors (summed per day), top pages, top countries, event types, ' +
+    'top referrers (by host) and a daily series, for the inclusive UTC days `from`..`to` ' +
+    '(default: from the first recorded day to today). Read from rollups maintained on write.',
+  request: { query: StatsQuery },
+  responses: {
+    200: { description: 'Statistics', content: { 'application/json': { schema: Stats } } },
+    ...errors,
+  },
+});
+
+const eventsRoute = createRoute({
+  method: 'get',
+  path: '/api/analytics/events',
+  tags: ['Analytics'],
+  summary: 'Recorded events, newest first',
+  request: { query: EventsQuery },
+  responses: {
+    200: { description: 'A page of events', content: { 'application/json': { schema: EventList } } },
+    ...errors,
+  },
+});
+
+export function analyticsRoutes() {
+  const router = createRouter();
+  // Documented through the registry, served by a plain handler: the body is parsed here (several
+  // content types), not by the JSON validator that createRoute would install.
+  router.openAPIRegistry.registerPath(trackRoute);
+  router.post(trackRoute.path, async (c) => {
+    const { deps } = c.var;
+    const origin = clientOrigin(c, deps.config.trustProxy);
+    const retryAfter = deps.analytics.limiter?.take(origin.ip ?? 'unknown');
+    if (retryAfter) {
+      throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+    const body = await readCappedBody(c, L.trackBodyBytes);
+    const input = await parseTrackBody(c.req.header('content-type'), body);
+    const userAgent = c.req.header('user-agent') ?? '';
+    // No browser sends an empty user agent; treat it as a script.
+    if (userAgent === '' || isbot(userAgent)) {
+      deps.analytics.countBot();
+      return c.json({ success: true as const }, 202);
+    }
+    const now = Date.now();
+    const day = utcDay(now);
+    const country = origin.country ?? (origin.ip ? deps.geoip.country(origin.ip) : null);
+    const visitorHash = await deps.analytics.visitorHash(day, origin.ip, userAgent);
+    const row = buildEventRow(input, { now, country, visitorHash, siteHosts: siteHosts(deps.config) });
+    try {
+      await deps.analytics.record(row);
+    } catch (error) {
+      if (error instanceof RecorderBusyError) {
+        throw new ApiError('RATE_LIMITED', 'Analytics is busy; retry in a moment.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      throw error;
+    }
+    return c.json({ success: true as const }, 202);
+  });
+
+  return router
+    .openapi(statsRoute, async (c) => {
+      const query = c.req.valid('query');
+      const range = await resolveRange(c.var.deps.db, query.from, query.to, Date.now());
+      return c.json(await readAnalyticsStats(c.var.deps.db, range, query.limit), 200);
+    })
+    .openapi(eventsRoute, async (c) => {
+      const { page, limit } = c.req.valid('query');
+      const { rows, total } = await listEvents(c.var.deps.db, page, limit);
+      return c.json(
+        {
+          success: true as const,
+          events: rows.map((r) => ({
+            id: r.id,
+            type: r.type,
+            page: r.page,
+            referrer: r.referrer,
+            title: r.title,
+            properties: r.properties ? (JSON.parse(r.properties) as Record<string, unknown>) : null,
+            sessionId: r.session_id,
+            country: r.country,
+            createdAt: new Date(Number(r.created_at)).toISOString(),
+          })),
+          pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+        },
+        200,
+      );
+    });
+}
+
+/** The site's own hosts: a referrer from them is internal navigation, not a source. */
+function siteHosts(config: { siteOrigin: string; wwwSiteOrigin: string | null }): string[] {
+  const hosts = [new URL(config.siteOrigin).hostname];
+  if (config.wwwSiteOrigin) hosts.push(new URL(config.wwwSiteOrigin).hostname);
+  return hosts;
+}

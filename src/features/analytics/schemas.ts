@@ -1,0 +1,178 @@
+import { z } from '@hono/zod-openapi';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+
+const P = L.properties;
+/** Event type names are printable: no control characters (U+0000–U+001F, U+007F). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
+export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
+
+/** Why a `properties` value breaks the documented bounds, or null when it fits. */
+export function propertiesProblem(value: Record<string, unknown>): string | null {
+  let keys = 0;
+  // Iterative walk: a hostile body cannot blow the stack, and the walk stops at the first problem.
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (depth > P.depth) return `is nested deeper than ${P.depth} levels`;
+    const entries = Array.isArray(node)
+      ? node.map((v, i) => [String(i), v] as const)
+      : Object.entries(node as object);
+    for (const [key, child] of entries) {
+      keys++;
+      if (keys > P.keys) return `has more than ${P.keys} keys`;
+      if (key.length > P.keyLength) return `has a key longer than ${P.keyLength} characters`;
+      if (typeof child === 'string' && child.length > P.stringLength)
+        return `has a string longer than ${P.stringLength} characters`;
+      if (typeof child === 'number' && !Number.isFinite(child)) return 'has a number that is not finite';
+      if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  if (Buffer.byteLength(JSON.stringify(value)) > P.bytes) return `is larger than ${P.bytes} bytes as JSON`;
+  return null;
+}
+
+const optionalText = (max: number, description: string, example: string) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v.trim()))
+    .openapi({ description, example });
+
+export const TrackBody = z
+  .object({
+    type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(L.typeLength)
+      .regex(NO_CONTROL_CHARS, 'must not contain control characters')
+      .default('page_view')
+      .openapi({
+        description: `Event type, e.g. \`page_view\` or a named event such as \`signup\` (at most ${L.typeLength} characters; default \`page_view\`).`,
+        example: 'page_view',
+      }),
+    page: z.string().trim().min(1).max(L.pageLength).optional().openapi({
+      description:
+        'The page: a path (`/pricing`) or a full URL. Only the path is kept; the query string and fragment are dropped (they often carry personal data).',
+      example: '/pricing',
+    }),
+    url: z.string().trim().min(1).max(L.pageLength).optional().openapi({
+      description: 'Alias of `page` (used when `page` is absent).',
+      example: 'https://agency.example/pricing?utm_source=x',
+    }),
+    referrer: optionalText(
+      L.referrerLength,
+      'document.referrer; kept without query string; counted by host in top referrers (internal referrers are not counted).',
+      'https://www.google.com/',
+    ),
+    title: optionalText(L.titleLength, 'Page title.', 'Pricing — Agency'),
+    properties: z
+      .record(z.string(), z.unknown())
+      .nullish()
+      .superRefine((value, ctx) => {
+        const problem = value ? propertiesProblem(value) : null;
+        if (problem) ctx.addIssue({ code: 'custom', message: `properties ${problem}` });
+      })
+      .openapi({
+        description: `Custom properties: at most ${P.keys} keys (nested ones included), keys of at most ${P.keyLength} characters, strings of at most ${P.stringLength}, nesting depth ${P.depth}, ${P.bytes} bytes as JSON.`,
+        example: { plan: 'pro', variant: 'b' },
+      }),
+    sessionId: optionalText(
+      L.sessionIdLength,
+      'A session id chosen by the page script (optional).',
+      's-4f2a',
+    ),
+  })
+  .refine((body) => body.page !== undefined || body.url !== undefined, {
+    message: 'page (or url) is required',
+    path: ['page'],
+  })
+  .openapi('TrackEvent');
+
+export type TrackInput = z.output<typeof TrackBody>;
+
+export const Accepted = z.object({ success: z.literal(true) }).openapi('TrackAccepted');
+
+const day = z.string().optional().openapi({
+  description:
+    'A UTC day `YYYY-MM-DD` (an ISO 8601 date-time is accepted and reduced to its UTC day). Inclusive.',
+  example: '2026-11-01',
+});
+
+export const StatsQuery = z.object({
+  from: day,
+  to: day,
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(L.stats.maxTop)
+    .default(L.stats.defaultTop)
+    .openapi({ description: `Entries in each top list (1–${L.stats.maxTop}).`, example: 10 }),
+});
+
+const Ranked = (key: string, example: string) =>
+  z.array(z.object({ [key]: z.string().nullable(), count: z.number().int() })).openapi({
+    example: [{ [key]: example, count: 42 }],
+  });
+
+export const Stats = z
+  .object({
+    success: z.literal(true),
+    range: z.object({ from: z.string(), to: z.string() }),
+    totalEvents: z.number().int(),
+    uniquePages: z.number().int(),
+    uniqueVisitors: z
+      .number()
+      .int()
+      .openapi({ description: 'Sum of daily unique visitors (the visitor hash rotates daily).' }),
+    topPages: Ranked('page', '/pricing'),
+    topCountries: Ranked('country', 'DE'),
+    eventTypes: Ranked('type', 'page_view'),
+    topReferrers: Ranked('referrer', 'google.com'),
+    timeseries: z.array(z.object({ date: z.string(), events: z.number().int(), visitors: z.number().int() })),
+    botsDropped: z
+      .number()
+      .int()
+      .openapi({ description: 'Bot requests dropped since the start (all time).' }),
+  })
+  .openapi('AnalyticsStats');
+
+export const EventsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1).openapi({ example: 1 }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(L.events.maxLimit)
+    .default(L.events.defaultLimit)
+    .openapi({ description: `Events per page (1–${L.events.maxLimit}).`, example: 50 }),
+});
+
+export const AnalyticsEvent = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    page: z.string(),
+    referrer: z.string().nullable(),
+    title: z.string().nullable(),
+    properties: z.record(z.string(), z.unknown()).nullable(),
+    sessionId: z.string().nullable(),
+    country: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('AnalyticsEvent');
+
+export const EventList = z
+  .object({
+    success: z.literal(true),
+    events: z.array(AnalyticsEvent),
+    pagination: z.object({
+      page: z.number().int(),
+      limit: z.number().int(),
+      total: z.number().int(),
+      totalPages: z.number().int(),
+    }),
+  })
+  .openapi('AnalyticsEventList');

@@ -1,0 +1,74 @@
+import type { Db } from '../../db/database.ts';
+import { ApiError } from '../../http/errors.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { firstDay, readStats, type StatsRange } from './store.ts';
+import { utcDay } from './track.ts';
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** `YYYY-MM-DD` (a real calendar day) or an ISO 8601 date-time, as its UTC day; else 400. */
+export function parseDay(name: string, value: string): string {
+  const trimmed = value.trim();
+  const dateOnly = DATE_ONLY.exec(trimmed);
+  if (dateOnly) {
+    const ms = Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]));
+    if (Number.isFinite(ms) && utcDay(ms) === trimmed) return trimmed;
+  } else if (DATE_TIME.test(trimmed)) {
+    const ms = Date.parse(trimmed);
+    if (Number.isFinite(ms)) return utcDay(ms);
+  }
+  throw new ApiError('VALIDATION_ERROR', `${name}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`);
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
+}
+
+/** The inclusive UTC day range of a stats request; defaults: first recorded day .. today. */
+export async function resolveRange(
+  db: Db,
+  from: string | undefined,
+  to: string | undefined,
+  now: number,
+): Promise<StatsRange> {
+  const end = to === undefined ? utcDay(now) : parseDay('to', to);
+  const start = from === undefined ? ((await firstDay(db)) ?? end) : parseDay('from', from);
+  if (from === undefined && start > end) return { from: end, to: end };
+  if (start > end) throw new ApiError('VALIDATION_ERROR', 'from: must not be after to.');
+  if (daysBetween(start, end) >= L.stats.maxRangeDays) {
+    throw new ApiError('VALIDATION_ERROR', `The range may span at most ${L.stats.maxRangeDays} days.`);
+  }
+  return { from: start, to: end };
+}
+
+export async function readAnalyticsStats(db: Db, range: StatsRange, top: number) {
+  const rows = await readStats(db, range, top);
+  const byDay = new Map<string, { events: number; visitors: number }>();
+  for (const r of rows.daily) {
+    const entry = byDay.get(r.day) ?? { events: 0, visitors: 0 };
+    if (r.dimension === 'total') entry.events += r.count;
+    else entry.visitors += r.count;
+    byDay.set(r.day, entry);
+  }
+  const timeseries: { date: string; events: number; visitors: number }[] = [];
+  for (let ms = Date.parse(range.from), end = Date.parse(range.to); ms <= end; ms += DAY_MS) {
+    const date = utcDay(ms);
+    timeseries.push({ date, ...(byDay.get(date) ?? { events: 0, visitors: 0 }) });
+  }
+  return {
+    success: true as const,
+    range,
+    totalEvents: rows.totalEvents,
+    uniquePages: rows.uniquePages,
+    uniqueVisitors: rows.uniqueVisitors,
+    topPages: rows.pages.map((r) => ({ page: r.value, count: r.count })),
+    // '' in the rollup means the country could not be told (private IP, unknown range).
+    topCountries: rows.countries.map((r) => ({ country: r.value === '' ? null : r.value, count: r.count })),
+    eventTypes: rows.types.map((r) => ({ type: r.value, count: r.count })),
+    topReferrers: rows.referrers.map((r) => ({ referrer: r.value, count: r.count })),
+    timeseries,
+    botsDropped: rows.botsDropped,
+  };
+}

@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
+import { readAnalyticsStats, resolveRange } from './stats.ts';
+import { type AnalyticsEventRow, daySalt, writeBatch } from './store.ts';
+
+const engines = await testEngines();
+
+let seq = 0;
+function event(day: string, fields: Partial<AnalyticsEventRow> = {}): AnalyticsEventRow {
+  return {
+    id: `evt-${++seq}`,
+    type: 'page_view',
+    page: '/',
+    referrer: null,
+    referrer_host: null,
+    title: null,
+    properties: null,
+    session_id: null,
+    country: null,
+    visitor_hash: 'v1',
+    day,
+    created_at: Date.parse(`${day}T12:00:00Z`),
+    ...fields,
+  };
+}
+
+describe.each(engines)('analytics storage on %s', (engine) => {
+  let database: TestDatabase;
+  async function fresh() {
+    database = await createTestDatabase(engine);
+    await migrateToLatest(database.handle.db);
+    return database.handle.db;
+  }
+  afterEach(() => database?.dispose());
+
+  it('rollups match the events across days, and the range selects days inclusively', async () => {
+    const db = await fresh();
+    await writeBatch(
+      db,
+      [
+        event('2026-03-01', { page: '/a', country: 'DE', visitor_hash: 'x' }),
+        event('2026-03-01', { page: '/a', country: 'DE', visitor_hash: 'x' }),
+        event('2026-03-01', { page: '/b', type: 'signup', visitor_hash: 'y', referrer_host: 'google.com' }),
+        event('2026-03-02', { page: '/a', visitor_hash: 'x' }),
+      ],
+      0,
+    );
+    // A second batch for the same day adds to the same rollup rows and knows visitor x already.
+    await writeBatch(
+      db,
+      [event('2026-03-02', { page: '/c', visitor_hash: 'x', referrer_host: 'google.com' })],
+      2,
+    );
+    await writeBatch(db, [event('2026-03-04', { page: '/a', visitor_hash: 'z', country: 'FR' })], 0);
+
+    const all = await readAnalyticsStats(db, await resolveRange(db, undefined, '2026-03-04', Date.now()), 10);
+    expect(all.range).toEqual({ from: '2026-03-01', to: '2026-03-04' });
+    expect(all.totalEvents).toBe(6);
+    expect(all.uniquePages).toBe(3);
+    // Daily uniques: 03-01 {x, y}, 03-02 {x}, 03-04 {z}.
+    expect(all.uniqueVisitors).toBe(4);
+    expect(all.topPages).toEqual([
+      { page: '/a', count: 4 },
+      { page: '/b', count: 1 },
+      { page: '/c', count: 1 },
+    ]);
+    expect(all.topCountries).toEqual([
+      { country: null, count: 3 },
+      { country: 'DE', count: 2 },
+      { country: 'FR', count: 1 },
+    ]);
+    expect(all.eventTypes).toEqual([
+      { type: 'page_view', count: 5 },
+      { type: 'signup', count: 1 },
+    ]);
+    expect(all.topReferrers).toEqual([{ referrer: 'google.com', count: 2 }]);
+    expect(all.timeseries).toEqual([
+      { date: '2026-03-01', events: 3, visitors: 2 },
+      { date: '2026-03-02', events: 2, visitors: 1 },
+      { date: '2026-03-03', events: 0, visitors: 0 },
+      { date: '2026-03-04', events: 1, visitors: 1 },
+    ]);
+    expect(all.botsDropped).toBe(2);
+
+    const second = await readAnalyticsStats(db, { from: '2026-03-02', to: '2026-03-03' }, 1);
+    expect(second.totalEvents).toBe(2);
+    expect(second.uniquePages).toBe(2);
+    expect(second.topPages).toEqual([{ page: '/a', count: 1 }]);
+  });
+
+  it('a failing batch stores nothing at all', async () => {
+    const db = await fresh();
+    await writeBatch(db, [event('2026-03-01', { id: 'dup' })], 0);
+    await expect(
+      writeBatch(db, [event('2026-03-01', { id: 'new' }), event('2026-03-01', { id: 'dup' })], 5),
+    ).rejects.toThrow();
+    const stats = await readAnalyticsStats(db, { from: '2026-03-01', to: '2026-03-01' }, 10);
+    expect(stats.totalEvents).toBe(1);
+    expect(stats.botsDropped).toBe(0);
+    const rows = await db.selectFrom('analytics_events').select('id').execute();
+    expect(rows.map((r) => r.id)).toEqual(['dup']);
+  });
+
+  it('one salt per day for every instance; the next day deletes old salts and visitor rows', async () => {
+    const db = await fresh();
+    const a = await daySalt(db, '2026-03-01', 'salt-a', 1);
+    const b = await daySalt(db, '2026-03-01', 'salt-b', 2);
+    expect(a).toBe('salt-a');
+    expect(b).toBe('salt-a');
+    await writeBatch(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
+    expect(await daySalt(db, '2026-03-02', 'salt-c', 3)).toBe('salt-c');
+    expect(await db.selectFrom('analytics_salts').select('day').execute()).toEqual([{ day: '2026-03-02' }]);
+    expect(await db.selectFrom('analytics_visitors').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('offline GeoIP', () => {
+  const geo = new MmdbGeoIp(bundledMmdbPath());
+  it('answers countries for public IPv4/IPv6 and null for private, reserved or malformed', () => {
+    expect(geo.country('8.8.8.8')).toBe('US');
+    expect(geo.country('81.2.69.142')).toBe('GB');
+    expect(geo.country('::ffff:8.8.8.8')).toBe('US');
+    expect(geo.country('2a00:1450:4001::1')).toMatch(/^[A-Z]{2}$/);
+    for (const ip of ['10.1.2.3', '192.168.0.1', '127.0.0.1', '::1', '100.64.0.1', 'nope', '']) {
+      expect(geo.country(ip)).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,229 @@
+import { sql } from 'kysely';
+import type { Db, DbOrTx } from '../../db/database.ts';
+import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    analytics_events: AnalyticsEventRow;
+    analytics_daily: { dimension: string; day: string; value: string; count: number };
+    analytics_visitors: { day: string; visitor_hash: string };
+    analytics_salts: { day: string; salt: string; created_at: number };
+  }
+}
+
+export interface AnalyticsEventRow {
+  id: string;
+  type: string;
+  page: string;
+  referrer: string | null;
+  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
+  referrer_host: string | null;
+  title: string | null;
+  properties: string | null;
+  session_id: string | null;
+  country: string | null;
+  visitor_hash: string;
+  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
+  day: string;
+  created_at: number;
+}
+
+/** Rollup dimensions kept in analytics_daily, one counter per (dimension, day, value). */
+export type Dimension = 'total' | 'visitors' | 'page' | 'country' | 'type' | 'referrer';
+
+export const BOTS_COUNTER = 'analytics.bots_dropped';
+
+/** Rows per INSERT statement: 12 columns × 400 stays far below PostgreSQL's 65 535 parameters. */
+const INSERT_CHUNK = 400;
+
+function rollupKey(dimension: Dimension, day: string, value: string) {
+  return `${dimension}\u0000${day}\u0000${value}`;
+}
+
+/**
+ * Stores a batch of events in ONE transaction: the events, the day's first sighting of each visitor
+ * hash, and the rollup counters they move. Either all of it lands or none (nothing half-stored).
+ */
+export async function writeBatch(db: Db, events: AnalyticsEventRow[], botsDropped: number): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const counts = new Map<string, number>();
+    const bump = (dimension: Dimension, day: string, value: string | null) => {
+      if (value === null) return;
+      const key = rollupKey(dimension, day, value);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    };
+    const visitors = new Map<string, { day: string; visitor_hash: string }>();
+    for (const e of events) {
+      bump('total', e.day, '');
+      bump('page', e.day, e.page);
+      bump('country', e.day, e.country ?? '');
+      bump('type', e.day, e.type);
+      bump('referrer', e.day, e.referrer_host);
+      visitors.set(`${e.day}\u0000${e.visitor_hash}`, { day: e.day, visitor_hash: e.visitor_hash });
+    }
+    for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+      await tx
+        .insertInto('analytics_events')
+        .values(events.slice(i, i + INSERT_CHUNK))
+        .execute();
+    }
+    const visitorRows = [...visitors.values()];
+    for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
+      const inserted = await tx
+        .insertInto('analytics_visitors')
+        .values(visitorRows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.doNothing())
+        .returning('day')
+        .execute();
+      for (const row of inserted) bump('visitors', row.day, '');
+    }
+    // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
+    const rollups = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const rows = rollups.map(([key, count]) => {
+      const [dimension, day, value] = key.split('\u0000') as [string, string, string];
+      return { dimension, day, value, count };
+    });
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await tx
+        .insertInto('analytics_daily')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'day', 'value'])
+            .doUpdateSet({ count: sql<number>`analytics_daily.count + excluded.count` }),
+        )
+        .execute();
+    }
+    if (botsDropped > 0) await incrementCounter(tx, BOTS_COUNTER, botsDropped);
+  });
+}
+
+/** The salt of `day`, created by whichever instance asks first; older salts and visitor rows go. */
+export async function daySalt(db: Db, day: string, fresh: string, now: number): Promise<string> {
+  await db
+    .insertInto('analytics_salts')
+    .values({ day, salt: fresh, created_at: now })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('analytics_salts')
+    .select('salt')
+    .where('day', '=', day)
+    .executeTakeFirstOrThrow();
+  // Once a day's salt is gone its hashes cannot be linked back to an IP, even by us.
+  await db.deleteFrom('analytics_salts').where('day', '<', day).execute();
+  await db.deleteFrom('analytics_visitors').where('day', '<', day).execute();
+  return row.salt;
+}
+
+export interface StatsRange {
+  from: string;
+  to: string;
+}
+
+async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: number) {
+  const rows = await db
+    .selectFrom('analytics_daily')
+    .select(['value', (eb) => eb.fn.sum<number>('count').as('total')])
+    .where('dimension', '=', dimension)
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .groupBy('value')
+    .orderBy('total', 'desc')
+    .orderBy('value', 'asc')
+    .limit(top)
+    .execute();
+  return rows.map((r) => ({ value: r.value, count: Number(r.total) }));
+}
+
+async function sumOf(db: DbOrTx, dimension: Dimension, range: StatsRange) {
+  const row = await db
+    .selectFrom('analytics_daily')
+    .select((eb) => eb.fn.sum<number | null>('count').as('total'))
+    .where('dimension', '=', dimension)
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** The first day with any event, or null on an empty database. */
+export async function firstDay(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('analytics_daily')
+    .select((eb) => eb.fn.min<string | null>('day').as('first'))
+    .where('dimension', '=', 'total')
+    .executeTakeFirst();
+  return row?.first ?? null;
+}
+
+export interface StatsRows {
+  totalEvents: number;
+  uniqueVisitors: number;
+  uniquePages: number;
+  pages: { value: string; count: number }[];
+  countries: { value: string; count: number }[];
+  types: { value: string; count: number }[];
+  referrers: { value: string; count: number }[];
+  daily: { day: string; dimension: string; count: number }[];
+  botsDropped: number;
+}
+
+/** Every aggregate of the stats route, read from the rollups only (never from analytics_events). */
+export async function readStats(db: Db, range: StatsRange, top: number): Promise<StatsRows> {
+  const [totalEvents, uniqueVisitors, uniquePagesRow, pages, countries, types, referrers, daily, counters] =
+    await Promise.all([
+      sumOf(db, 'total', range),
+      sumOf(db, 'visitors', range),
+      db
+        .selectFrom('analytics_daily')
+        .select((eb) => eb.fn.count<number>('value').distinct().as('pages'))
+        .where('dimension', '=', 'page')
+        .where('day', '>=', range.from)
+        .where('day', '<=', range.to)
+        .executeTakeFirst(),
+      ranked(db, 'page', range, top),
+      ranked(db, 'country', range, top),
+      ranked(db, 'type', range, top),
+      ranked(db, 'referrer', range, top),
+      db
+        .selectFrom('analytics_daily')
+        .select(['day', 'dimension', 'count'])
+        .where('dimension', 'in', ['total', 'visitors'])
+        .where('day', '>=', range.from)
+        .where('day', '<=', range.to)
+        .execute(),
+      readCounters(db, [BOTS_COUNTER]),
+    ]);
+  return {
+    totalEvents,
+    uniqueVisitors,
+    uniquePages: Number(uniquePagesRow?.pages ?? 0),
+    pages,
+    countries,
+    types,
+    referrers,
+    daily: daily.map((r) => ({ day: r.day, dimension: r.dimension, count: Number(r.count) })),
+    botsDropped: counters[BOTS_COUNTER] ?? 0,
+  };
+}
+
+export async function listEvents(db: Db, page: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('analytics_events')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    // The rollup total equals the events' count (same transaction) and costs no table scan.
+    db
+      .selectFrom('analytics_daily')
+      .select((eb) => eb.fn.sum<number | null>('count').as('total'))
+      .where('dimension', '=', 'total')
+      .executeTakeFirst(),
+  ]);
+  return { rows, total: Number(total?.total ?? 0) };
+}

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../http/errors.ts';
+import { describeZodError } from '../../http/openapi.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { NO_CONTROL_CHARS, propertiesProblem, TrackBody, type TrackInput } from './schemas.ts';
+import type { AnalyticsEventRow } from './store.ts';
+
+/** The whole body may nest a little deeper than `properties` (unknown fields are ignored). */
+const MAX_BODY_DEPTH = L.properties.depth + 3;
+
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) stack.push({ node: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'The request body is not valid JSON.');
+  }
+}
+
+function fromForm(fields: Iterable<[string, FormDataEntryValue]>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of fields) {
+    if (typeof value !== 'string') {
+      throw new ApiError('VALIDATION_ERROR', `${key}: files are not accepted.`);
+    }
+    // A form carries properties as JSON text.
+    body[key] = key === 'properties' && value !== '' ? parseJson(value) : value;
+  }
+  return body;
+}
+
+/**
+ * Reads a track body as navigator.sendBeacon sends it: a string arrives as text/plain, a Blob with
+ * its own type (application/json) or none, URLSearchParams as a form, FormData as multipart. All of
+ * them carry the same fields; JSON text is accepted under text/plain, no type and application/json.
+ */
+export async function parseTrackBody(
+  contentType: string | undefined,
+  bytes: Uint8Array,
+): Promise<TrackInput> {
+  if (bytes.byteLength > L.trackBodyBytes) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', `A track body is limited to ${L.trackBodyBytes} bytes.`);
+  }
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  let raw: unknown;
+  if (type === '' || type === 'text/plain' || /^application\/([\w.+-]+\+)?json$/.test(type)) {
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    if (text.trim() === '') throw new ApiError('VALIDATION_ERROR', 'The request body is empty.');
+    raw = parseJson(text);
+  } else if (type === 'application/x-www-form-urlencoded') {
+    raw = fromForm(new URLSearchParams(new TextDecoder().decode(bytes)));
+  } else if (type === 'multipart/form-data') {
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(bytes), {
+        headers: { 'content-type': contentType! },
+      }).formData();
+    } catch {
+      throw new ApiError('VALIDATION_ERROR', 'The multipart body could not be read.');
+    }
+    raw = fromForm(form.entries());
+  } else {
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the event as application/json, text/plain (JSON text), application/x-www-form-urlencoded or multipart/form-data.',
+    );
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ApiError('VALIDATION_ERROR', 'The request body must be a JSON object.');
+  }
+  if (depthExceeds(raw, MAX_BODY_DEPTH)) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
+    );
+  }
+  return validateTrack(raw as Record<string, unknown>);
+}
+
+function invalid(message: string): never {
+  throw new ApiError('VALIDATION_ERROR', message);
+}
+
+function optionalString(body: Record<string, unknown>, key: string, max: number): string | null {
+  const value = body[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') invalid(`${key}: must be a string`);
+  if (value.length > max) invalid(`${key}: must be at most ${max} characters`);
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * The hot-path validator of a track body: the same rules as the TrackBody schema (which documents
+ * them in /openapi.json; track.test.ts checks the two agree), without zod's allocations — this route
+ * is the service's busiest.
+ */
+export function validateTrack(body: Record<string, unknown>): TrackInput {
+  let type = 'page_view';
+  if (body.type !== undefined) {
+    if (typeof body.type !== 'string') invalid('type: must be a string');
+    type = body.type.trim();
+    if (type === '') invalid('type: must not be empty');
+    if (type.length > L.typeLength) invalid(`type: must be at most ${L.typeLength} characters`);
+    if (!NO_CONTROL_CHARS.test(type)) invalid('type: must not contain control characters');
+  }
+  const pageOf = (key: 'page' | 'url') => {
+    const value = body[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') invalid(`${key}: must be a string`);
+    const trimmed = value.trim();
+    if (trimmed === '') invalid(`${key}: must not be empty`);
+    if (trimmed.length > L.pageLength) invalid(`${key}: must be at most ${L.pageLength} characters`);
+    return trimmed;
+  };
+  const page = pageOf('page');
+  const url = pageOf('url');
+  if (page === undefined && url === undefined) invalid('page: page (or url) is required');
+  let properties: Record<string, unknown> | null = null;
+  if (body.properties !== undefined && body.properties !== null) {
+    const value = body.properties;
+    if (typeof value !== 'object' || Array.isArray(value)) invalid('properties: must be an object');
+    const problem = propertiesProblem(value as Record<string, unknown>);
+    if (problem) invalid(`properties: properties ${problem}`);
+    properties = value as Record<string, unknown>;
+  }
+  return {
+    type,
+    page,
+    url,
+    referrer: optionalString(body, 'referrer', L.referrerLength),
+    title: optionalString(body, 'title', L.titleLength),
+    properties,
+    sessionId: optionalString(body, 'sessionId', L.sessionIdLength),
+  };
+}
+
+/** The zod schema's verdict on a body (used by tests to check validateTrack agrees). */
+export function validateTrackWithSchema(body: unknown): TrackInput {
+  const parsed = TrackBody.safeParse(body);
+  if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
+  return parsed.data;
+}
+
+/** The path of a page given as a path or a URL; query and fragment dropped. */
+export function pagePath(value: string): string {
+  try {
+    const url = new URL(value, 'http://relative.invalid/');
+    const path = url.pathname || '/';
+    return path.length > L.pageLength ? path.slice(0, L.pageLength) : path;
+  } catch {
+    return value.split(/[?#]/)[0] || '/';
+  }
+}
+
+function hostOf(value: string): string | null {
+  try {
+    return new URL(value).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+const bareHost = (host: string) => host.replace(/^www\./, '');
+
+/** `referrer` without query string, and its host unless the visit came from the site itself. */
+export function referrerParts(
+  referrer: string | null,
+  pageValue: string,
+  siteHosts: string[],
+): { referrer: string | null; host: string | null } {
+  if (!referrer) return { referrer: null, host: null };
+  let url: URL;
+  try {
+    url = new URL(referrer);
+  } catch {
+    return { referrer: null, host: null };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { referrer: null, host: null };
+  const host = bareHost(url.hostname.toLowerCase());
+  const pageHost = hostOf(pageValue);
+  const internal =
+    siteHosts.some((h) => bareHost(h) === host) || (pageHost !== null && bareHost(pageHost) === host);
+  return { referrer: `${url.origin}${url.pathname}`, host: internal ? null : host };
+}
+
+export interface TrackContext {
+  now: number;
+  country: string | null;
+  visitorHash: string;
+  siteHosts: string[];
+}
+
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function buildEventRow(input: TrackInput, ctx: TrackContext): AnalyticsEventRow {
+  const pageValue = (input.page ?? input.url)!;
+  const ref = referrerParts(input.referrer, pageValue, ctx.siteHosts);
+  return {
+    id: randomUUID(),
+    type: input.type,
+    page: pagePath(pageValue),
+    referrer: ref.referrer,
+    referrer_host: ref.host,
+    title: input.title,
+    properties: input.properties ? JSON.stringify(input.properties) : null,
+    session_id: input.sessionId,
+    country: ctx.country,
+    visitor_hash: ctx.visitorHash,
+    day: utcDay(ctx.now),
+    created_at: ctx.now,
+  };
+}

@@ -1,0 +1,86 @@
+import { createRoute } from '@hono/zod-openapi';
+import { requireJson } from '../../http/body.ts';
+import { clientOrigin } from '../../http/client-ip.ts';
+import { ApiError } from '../../http/errors.ts';
+import { createRouter } from '../../http/openapi.ts';
+import { CONTACT_LIMITS as L } from './limits.ts';
+import { ContactBody, ContactCreated, ContactList, ContactListQuery } from './schemas.ts';
+import { type ContactRow, listContacts, saveContact } from './store.ts';
+
+const submitRoute = createRoute({
+  method: 'post',
+  path: '/api/contact',
+  tags: ['Contact'],
+  summary: 'Submit the contact form',
+  description: `Validates and stores the submission; answers 201. Rate limit: ${L.perIp.limit} per client IP per hour.`,
+  middleware: [requireJson] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: ContactBody } } } },
+  responses: {
+    201: { description: 'Stored', content: { 'application/json': { schema: ContactCreated } } },
+    400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
+    415: { description: 'Not JSON' },
+    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/contact',
+  tags: ['Contact'],
+  summary: 'List contact submissions, newest first',
+  description: 'Paginated with `page` and `limit`, or every submission with `?all=true`.',
+  request: { query: ContactListQuery },
+  responses: {
+    200: { description: 'Submissions', content: { 'application/json': { schema: ContactList } } },
+    400: { description: 'Invalid query (`VALIDATION_ERROR`)' },
+  },
+});
+
+const toResponse = (r: ContactRow) => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  subject: r.subject,
+  message: r.message,
+  createdAt: new Date(Number(r.created_at)).toISOString(),
+});
+
+export function contactRoutes() {
+  return createRouter()
+    .openapi(submitRoute, async (c) => {
+      const { deps } = c.var;
+      const body = c.req.valid('json');
+      const ip = clientOrigin(c, deps.config.trustProxy).ip ?? 'unknown';
+      const limit = await deps.rateLimiter.hit(`contact:${ip}`, L.perIp.limit, L.perIp.windowMs);
+      if (!limit.allowed) {
+        throw new ApiError('RATE_LIMITED', 'Too many messages from this address; please try again later.', {
+          headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+        });
+      }
+      const row = await saveContact(deps.db, body);
+      return c.json(
+        { success: true as const, id: row.id, createdAt: new Date(row.created_at).toISOString() },
+        201,
+      );
+    })
+    .openapi(listRoute, async (c) => {
+      const query = c.req.valid('query');
+      const all = query.all === 'true';
+      const limit = all ? L.list.allCap : query.limit;
+      const page = all ? 1 : query.page;
+      const { rows, total } = await listContacts(c.var.deps.db, (page - 1) * limit, limit);
+      return c.json(
+        {
+          success: true as const,
+          submissions: rows.map(toResponse),
+          pagination: {
+            page,
+            limit: all ? rows.length : limit,
+            total,
+            totalPages: all ? 1 : Math.ceil(total / limit),
+          },
+        },
+        200,
+      );
+    });
+}

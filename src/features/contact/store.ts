@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    contact_submissions: ContactRow;
+  }
+}
+
+export interface ContactRow {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  created_at: number;
+}
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+export async function saveContact(db: Db, input: ContactInput, now = Date.now()): Promise<ContactRow> {
+  const row: ContactRow = { id: `contact_${randomUUID()}`, ...input, created_at: now };
+  await db.insertInto('contact_submissions').values(row).execute();
+  return row;
+}
+
+/** Newest first; `limit` rows from `offset`, and the total count. */
+export async function listContacts(db: Db, offset: number, limit: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('contact_submissions')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('contact_submissions')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}

@@ -1,0 +1,100 @@
+import type { CacheStore } from '../../db/cache-store.ts';
+import type { Db } from '../../db/database.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { PageSpeedEngine, Strategy } from '../../integrations/pagespeed/report.ts';
+import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
+import type { JobQueue } from '../../queue/job-queue.ts';
+import type { QueueWorker } from '../../queue/worker.ts';
+import { DIAGNOSTIC_LIMITS } from './limits.ts';
+import { type CachedDiagnostic, diagnosticsQueue } from './queue.ts';
+
+export interface DiagnosticsContext {
+  engine: PageSpeedEngine | null;
+  safeFetch: SafeFetcher;
+  cache: CacheStore;
+  jobs: JobQueue;
+  worker: QueueWorker;
+  db: Db;
+  now?: () => number;
+  waitTimeoutMs?: number;
+}
+
+export interface DiagnosticResult extends CachedDiagnostic {
+  url: string;
+  cached: boolean;
+}
+
+/**
+ * Answers one analysis request: validates and normalises the URL (SSRF rules, before anything runs),
+ * serves the 24-hour cache, and otherwise enqueues — or joins — the run for this URL and strategy and
+ * waits for its result.
+ */
+export async function requestDiagnostic(
+  ctx: DiagnosticsContext,
+  rawUrl: string,
+  strategy: Strategy,
+  signal?: AbortSignal,
+): Promise<DiagnosticResult> {
+  if (!ctx.engine) {
+    throw new ApiError(
+      'NOT_CONFIGURED',
+      'Page-speed analysis is not available: set PAGESPEED_API_KEY, or install Chromium for local Lighthouse.',
+    );
+  }
+  let url: string;
+  try {
+    // The static SSRF rules here (no private literals, ports 80/443, no credentials); the engine that
+    // fetches the page itself (local Lighthouse) also resolves and checks the name before it runs.
+    url = ctx.safeFetch.checkStatic(normalizeUrl(rawUrl)).url.href;
+  } catch (error) {
+    if (error instanceof SafeFetchError) {
+      throw new ApiError(error.isPolicy ? 'VALIDATION_ERROR' : 'EXTERNAL_SERVICE_ERROR', error.message);
+    }
+    throw error;
+  }
+  const cacheKey = `diagnostic:${strategy}:${url}`;
+  const entry = await ctx.cache.get<CachedDiagnostic>(cacheKey);
+  if (entry?.fresh) return { url, cached: true, ...entry.value };
+
+  // Everyone who sees the same cache state in the same window joins the same job (on any instance).
+  const now = ctx.now?.() ?? Date.now();
+  const generation = `${entry?.createdAt ?? 0}|${Math.floor(now / DIAGNOSTIC_LIMITS.failureWindowMs)}`;
+  const { id } = await diagnosticsQueue(ctx.jobs).enqueue(
+    { url, strategy, cacheKey },
+    { idempotencyKey: `${cacheKey}|${generation}` },
+  );
+  ctx.worker.poke();
+  await waitForJob(ctx, id, signal);
+  const result = await ctx.cache.get<CachedDiagnostic>(cacheKey);
+  if (!result) {
+    throw new ApiError(
+      'EXTERNAL_SERVICE_ERROR',
+      'The analysis finished but its result is gone; please try again.',
+    );
+  }
+  return { url, cached: false, ...result.value };
+}
+
+async function waitForJob(ctx: DiagnosticsContext, id: string, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + (ctx.waitTimeoutMs ?? DIAGNOSTIC_LIMITS.waitTimeoutMs);
+  for (;;) {
+    const job = await ctx.db
+      .selectFrom('jobs')
+      .select(['status', 'last_error'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!job) throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The analysis was cancelled; please try again.');
+    if (job.status === 'completed') return;
+    if (job.status === 'dead') {
+      throw new ApiError('EXTERNAL_SERVICE_ERROR', job.last_error ?? 'The analysis failed.');
+    }
+    if (signal?.aborted) throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The request was cancelled.');
+    if (Date.now() >= deadline) {
+      throw new ApiError(
+        'EXTERNAL_SERVICE_ERROR',
+        'The analysis is taking longer than expected; it continues in the background, so retry in a minute.',
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, DIAGNOSTIC_LIMITS.pollIntervalMs));
+  }
+}

@@ -1,0 +1,194 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireJson } from '../../http/body.ts';
+import { clientOrigin } from '../../http/client-ip.ts';
+import { ApiError } from '../../http/errors.ts';
+import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import { LEAD_SUBMIT_RATE } from './limits.ts';
+import {
+  LeadCreated,
+  LeadIdParam,
+  LeadList,
+  LeadListQuery,
+  LeadSubmission,
+  LeadView,
+  LookupQuery,
+  LookupResponse,
+} from './schemas.ts';
+import { findLeadByEmail, getLead, type Lead, listLeads } from './store.ts';
+import { submitLead } from './submit.ts';
+
+const ErrorResponse = z
+  .object({
+    success: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
+  })
+  .openapi('ErrorEnvelope');
+
+const errors = (statuses: Record<number, string>) =>
+  Object.fromEntries(
+    Object.entries(statuses).map(([status, description]) => [
+      status,
+      { description, content: { 'application/json': { schema: ErrorResponse } } },
+    ]),
+  );
+
+/** The public-write limit of POST /api/leads per client IP; runs before anything else. */
+const submitRateLimit = rateLimit({ name: 'leads', ...LEAD_SUBMIT_RATE });
+
+export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
+  return {
+    id: lead.id,
+    status: lead.status,
+    classification: lead.classification,
+    classificationReason: lead.classificationReason,
+    classifiedBy: lead.classifiedBy,
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    company: lead.company,
+    position: lead.position,
+    steps: { ...lead.steps },
+    language: lead.language,
+    sourceUrl: lead.sourceUrl,
+    prototypeKind: lead.prototypeKind,
+    pipedrive: lead.pipedrive,
+    createdAt: new Date(lead.createdAt).toISOString(),
+    updatedAt: new Date(lead.updatedAt).toISOString(),
+  };
+}
+
+const createLeadRoute = createRoute({
+  method: 'post',
+  path: '/api/leads',
+  tags: ['Leads'],
+  summary: 'Submit the project wizard: create a lead',
+  description:
+    'Order: a per-IP rate limit (30 per hour), a repeat of an identical submission within 10 minutes ' +
+    'returns the first lead, the monthly prototype quota when `steps.prototype` is `landing` or ' +
+    '`application` (429 with `Retry-After`), then, unless a valid `X-Chat-Api-Key` is sent, the wizard ' +
+    'values and the CAPTCHA (`recaptchaToken`). The lead is classified (lead, spam or vendor) and stored; ' +
+    'spam gets no side effect, a vendor a polite decline e-mail, a lead the CRM sync (outcome in ' +
+    '`pipedrive`) and the confirmation and notification e-mails (queued).',
+  middleware: [submitRateLimit, requireJson] as const,
+  request: {
+    headers: z.object({
+      'x-chat-api-key': z.string().optional().openapi({ description: 'Trusted chat path: skips CAPTCHA' }),
+    }),
+    body: { required: true, content: { 'application/json': { schema: LeadSubmission } } },
+  },
+  responses: {
+    200: { description: 'The lead was stored', content: { 'application/json': { schema: LeadCreated } } },
+    ...errors({
+      400: 'VALIDATION_ERROR (bad input, unknown wizard value) or CAPTCHA_FAILED',
+      415: 'UNSUPPORTED_MEDIA_TYPE',
+      429: 'RATE_LIMITED: submissions per IP, or the monthly prototype quota (with `rateLimit`)',
+      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached',
+    }),
+  },
+});
+
+const lookupRoute = createRoute({
+  method: 'get',
+  path: '/api/leads/lookup',
+  tags: ['Leads'],
+  summary: 'Find a lead by e-mail and report the monthly prototype usage',
+  description:
+    'Requires `X-Chat-Api-Key`. The e-mail is trimmed and compared case-insensitively. Usage is the ' +
+    "stricter of the caller's IP bucket and the e-mail bucket, per kind, for the current UTC month.",
+  middleware: [requireHeaderSecret('X-Chat-Api-Key', (config) => config.secrets.chat)] as const,
+  request: { query: LookupQuery },
+  responses: {
+    200: { description: 'The lookup', content: { 'application/json': { schema: LookupResponse } } },
+    ...errors({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED' }),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/leads',
+  tags: ['Leads'],
+  summary: 'List leads, newest first',
+  description: '`page` (default 1) and `limit` (default 20, at most 100), or `all=true` for every lead.',
+  request: { query: LeadListQuery },
+  responses: {
+    200: { description: 'A page of leads', content: { 'application/json': { schema: LeadList } } },
+    ...errors({ 400: 'VALIDATION_ERROR' }),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/api/leads/{id}',
+  tags: ['Leads'],
+  summary: 'One lead',
+  request: { params: LeadIdParam },
+  responses: {
+    200: {
+      description: 'The lead',
+      content: { 'application/json': { schema: z.object({ success: z.literal(true), lead: LeadView }) } },
+    },
+    ...errors({ 404: 'NOT_FOUND' }),
+  },
+});
+
+export function leadRoutes() {
+  return createRouter()
+    .openapi(createLeadRoute, async (c) => {
+      const deps = c.var.deps;
+      const { ip } = clientOrigin(c, deps.config.trustProxy);
+      const trusted = secretMatches(c.req.header('x-chat-api-key'), deps.config.secrets.chat);
+      const result = await submitLead(
+        { ...deps, logger: c.var.logger },
+        { body: c.req.valid('json'), trusted, clientIp: ip },
+      );
+      c.var.logger.info(
+        { leadId: result.lead.id, status: result.lead.status, duplicate: result.duplicate, trusted },
+        'lead submitted',
+      );
+      return c.json(result.response, 200);
+    })
+    .openapi(lookupRoute, async (c) => {
+      const deps = c.var.deps;
+      const { email } = c.req.valid('query');
+      const lead = await findLeadByEmail(deps.db, email);
+      if (!lead) return c.json({ exists: false }, 200);
+      const { ip } = clientOrigin(c, deps.config.trustProxy);
+      const rateLimit = await deps.quota.usage({ ip: ip ?? lead.clientIpHash, email });
+      return c.json(
+        {
+          exists: true,
+          name: lead.name,
+          company: lead.company ?? '',
+          service: lead.steps.service ?? '',
+          rateLimit,
+        },
+        200,
+      );
+    })
+    .openapi(listRoute, async (c) => {
+      const query = c.req.valid('query');
+      const page = await listLeads(c.var.deps.db, {
+        page: query.page,
+        limit: query.limit,
+        all: query.all === 'true',
+      });
+      return c.json(
+        {
+          success: true as const,
+          leads: page.leads.map(toLeadView),
+          total: page.total,
+          page: page.page,
+          limit: page.limit,
+          totalPages: page.limit > 0 ? Math.ceil(page.total / page.limit) : 0,
+        },
+        200,
+      );
+    })
+    .openapi(getRoute, async (c) => {
+      const lead = await getLead(c.var.deps.db, c.req.valid('param').id);
+      if (!lead) throw new ApiError('NOT_FOUND', 'No lead has this id.');
+      return c.json({ success: true as const, lead: toLeadView(lead) }, 200);
+    });
+}

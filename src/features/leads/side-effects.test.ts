@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOutbox } from '../../integrations/mail/outbox.ts';
+import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
+import { startSmtpStandIn, unusedPort } from '../../integrations/mail/smtp-stand-in.ts';
+import { testEngines } from '../../testing/database.ts';
+import type { TestContext } from '../../testing/test-app.ts';
+import { CRM_QUEUE } from './crm-sync.ts';
+import { getLead } from './store.ts';
+import {
+  type LeadsWorld,
+  leadsApp,
+  postLead,
+  startWorld,
+  submission,
+  uniqueEmail,
+  worldEnv,
+} from './test-support.ts';
+
+const engines = await testEngines();
+
+let world: LeadsWorld;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world.close());
+
+/** Runs a queue until it has nothing due, a few rounds (retries are due after ~1 ms in tests). */
+async function drainUntil(ctx: TestContext, queue: string, done: () => Promise<boolean>) {
+  for (let round = 0; round < 200; round++) {
+    await ctx.deps.worker.drain(queue);
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${queue} did not settle`);
+}
+
+describe.each(engines)('CRM sync on %s', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await leadsApp(engine, worldEnv(world));
+  });
+  afterAll(() => ctx.close());
+
+  it('CRM down: the lead is kept, the response says so, and the queue syncs it once the CRM is back', async () => {
+    world.pipedrive.fail = () => true;
+    try {
+      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-down') } }));
+      expect(res.status).toBe(200);
+      const created = (await res.json()) as { leadId: string; pipedrive: unknown };
+      expect(created.pipedrive).toEqual({
+        success: false,
+        leadId: null,
+        message: 'CRM sync failed; it will be retried in the background',
+      });
+      expect((await getLead(ctx.deps.db, created.leadId))?.status).toBe('new');
+      // Still down: the retry fails and stays pending.
+      await ctx.deps.worker.drain(CRM_QUEUE);
+      expect((await ctx.deps.jobs.status(CRM_QUEUE)).counts.pending).toBe(1);
+
+      world.pipedrive.fail = () => false;
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
+      const lead = await getLead(ctx.deps.db, created.leadId);
+      expect(lead?.pipedrive).toMatchObject({ success: true, leadId: expect.any(Number) });
+      expect(world.pipedrive.deals.filter((d) => d.title.includes(created.leadId))).toHaveLength(1);
+      expect(world.pipedrive.notes.filter((n) => n.deal_id === lead?.pipedrive?.leadId)).toHaveLength(1);
+    } finally {
+      world.pipedrive.fail = () => false;
+    }
+  });
+
+  it('a failure after the deal was created never creates a second deal', async () => {
+    // The note fails: the deal exists, its id is kept, the retry only adds the note.
+    world.pipedrive.fail = (req) => req.method === 'POST' && req.url.startsWith('/v1/notes');
+    try {
+      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-half') } }));
+      const created = (await res.json()) as { leadId: string; pipedrive: { success: boolean } };
+      expect(created.pipedrive.success).toBe(false);
+      world.pipedrive.fail = () => false;
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
+      const deals = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
+      expect(deals).toHaveLength(1);
+      expect(world.pipedrive.notes.filter((n) => n.deal_id === deals[0]?.id)).toHaveLength(1);
+    } finally {
+      world.pipedrive.fail = () => false;
+    }
+  });
+
+  it('a deal created by an attempt whose answer was lost is found, not duplicated', async () => {
+    // The deal is created but the answer fails: the retry searches by the lead id in the title.
+    let lost = false;
+    world.pipedrive.fail = (req) => {
+      if (!lost && req.method === 'POST' && req.url.startsWith('/v1/deals')) {
+        lost = true;
+        const body = JSON.parse(req.body) as { title: string; person_id: number };
+        world.pipedrive.deals.push({
+          id: 999_000 + world.pipedrive.deals.length,
+          title: body.title,
+          person_id: body.person_id,
+          org_id: null,
+        });
+        return true;
+      }
+      return false;
+    };
+    try {
+      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-lost') } }));
+      const created = (await res.json()) as { leadId: string };
+      world.pipedrive.fail = () => false;
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
+      expect(world.pipedrive.deals.filter((d) => d.title.includes(created.leadId))).toHaveLength(1);
+    } finally {
+      world.pipedrive.fail = () => false;
+    }
+  });
+
+  it('the same e-mail and company reuse the Pipedrive person and organization', async () => {
+    const email = uniqueEmail('repeat');
+    const company = `Repeat Co ${email}`;
+    const first = (await (
+      await postLead(ctx, submission({ personal: { email_address: email, company } }))
+    ).json()) as {
+      pipedrive: { leadId: number };
+    };
+    const second = (await (
+      await postLead(
+        ctx,
+        submission({ personal: { email_address: email, company }, steps: { goal: 'A second project' } }),
+      )
+    ).json()) as { pipedrive: { leadId: number } };
+    expect(second.pipedrive.leadId).not.toBe(first.pipedrive.leadId);
+    expect(world.pipedrive.persons.filter((p) => p.email === email)).toHaveLength(1);
+    expect(world.pipedrive.organizations.filter((o) => o.name === company)).toHaveLength(1);
+  });
+});
+
+describe.each(engines)('e-mail delivery on %s', (engine) => {
+  it('SMTP down: mail waits in the queue and is delivered once the server is back', async () => {
+    const port = await unusedPort();
+    // Retries come due after ~200 ms, so one drain makes exactly one attempt per message.
+    const ctx = await leadsApp(engine, worldEnv(world, { SMTP_URL: `smtp://127.0.0.1:${port}` }), 200);
+    try {
+      const email = uniqueEmail('smtp-down');
+      const res = await postLead(ctx, submission({ personal: { email_address: email } }));
+      expect(res.status).toBe(200);
+      await ctx.deps.worker.drain(EMAIL_QUEUE);
+      let outbox = await listOutbox(ctx.deps.db);
+      expect(outbox.messages.map((m) => m.status)).toEqual(['retrying', 'retrying']);
+      expect(outbox.messages[0]?.attempts).toBeGreaterThanOrEqual(1);
+      expect(outbox.messages[0]?.lastError).toBeTruthy();
+      expect((await emailQueueStatus(ctx.deps)).queue.counts.pending).toBe(2);
+
+      const smtp = await startSmtpStandIn(port);
+      try {
+        await drainUntil(ctx, EMAIL_QUEUE, async () => smtp.messages.length === 2);
+        expect(smtp.messages.map((m) => m.subject).sort()).toEqual([
+          'New lead: Ana García (Hotel Sol)',
+          'We received your request',
+        ]);
+        outbox = await listOutbox(ctx.deps.db);
+        expect(outbox.messages.every((m) => m.status === 'sent' && m.sentAt !== null)).toBe(true);
+        const status = await emailQueueStatus(ctx.deps);
+        expect(status).toMatchObject({ transport: 'smtp', outbox: { sent: 2 } });
+        expect(status.queue.counts.completed).toBe(2);
+      } finally {
+        await smtp.close();
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('other features enqueue their own mail with attachments, once per idempotency key', async () => {
+    const ctx = await leadsApp(engine, worldEnv(world));
+    try {
+      const to = uniqueEmail('ticket');
+      const message = {
+        to,
+        bcc: 'crm@agency.example',
+        subject: 'Ticket TICKET-20261121-ABC123',
+        text: 'Your ticket',
+        html: '<p>Your ticket</p>',
+        attachments: [
+          {
+            filename: 'log.txt',
+            contentType: 'text/plain',
+            contentBase64: Buffer.from('hello').toString('base64'),
+          },
+        ],
+      };
+      const first = await enqueueEmail(ctx.deps, message, 'ticket:TICKET-20261121-ABC123');
+      const again = await enqueueEmail(ctx.deps, message, 'ticket:TICKET-20261121-ABC123');
+      expect(again).toMatchObject({ outboxId: first.outboxId, jobId: first.jobId, created: false });
+      await ctx.deps.worker.drain(EMAIL_QUEUE);
+      const received = world.smtp.messages.filter((m) => m.envelopeTo.includes(to));
+      expect(received).toHaveLength(1);
+      expect(received[0]?.attachments[0]?.filename).toBe('log.txt');
+      expect(received[0]?.attachments[0]?.content.toString()).toBe('hello');
+      expect(
+        world.smtp.messages.some(
+          (m) => m.envelopeTo.includes('crm@agency.example') && m.subject === message.subject,
+        ),
+      ).toBe(true);
+      const [row] = (await listOutbox(ctx.deps.db)).messages;
+      expect(row).toMatchObject({
+        to: [to],
+        bcc: ['crm@agency.example'],
+        attachments: [{ filename: 'log.txt', contentType: 'text/plain', size: 5, source: 'inline' }],
+        status: 'sent',
+        attempts: 1,
+      });
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,263 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    leads: {
+      id: string;
+      status: LeadStatus;
+      classification: LeadClassification;
+      classification_reason: string;
+      classified_by: 'llm' | 'builtin';
+      name: string;
+      /** Trimmed and lower-cased: the `leadByEmail:` index of the spec. */
+      email: string;
+      phone: string | null;
+      company: string | null;
+      position: string | null;
+      steps: string;
+      language: 'en' | 'es';
+      source_url: string | null;
+      prototype_kind: PrototypeKind | null;
+      client_ip_hash: string | null;
+      trusted: number;
+      pipedrive: string | null;
+      crm_person_id: number | null;
+      crm_org_id: number | null;
+      crm_deal_id: number | null;
+      crm_note_id: number | null;
+      submission_key: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  }
+}
+
+export type LeadStatus = 'new' | 'spam' | 'vendor' | 'generating' | 'completed' | 'failed';
+export type LeadClassification = 'lead' | 'spam' | 'vendor';
+export type PrototypeKind = 'landing' | 'application';
+
+/** The wizard answers as submitted (validated against the wizard's values unless the request is trusted). */
+export interface LeadSteps {
+  initial_choice?: string;
+  service?: string;
+  prototype?: string;
+  goal?: string;
+  industry?: string;
+  features?: string[];
+  style?: string;
+  audience?: string;
+}
+
+export interface PipedriveOutcome {
+  success: boolean;
+  /** The Pipedrive deal id. */
+  leadId: number | null;
+  message: string;
+}
+
+export interface Lead {
+  id: string;
+  status: LeadStatus;
+  classification: LeadClassification;
+  classificationReason: string;
+  classifiedBy: 'llm' | 'builtin';
+  name: string;
+  email: string;
+  phone: string | null;
+  company: string | null;
+  position: string | null;
+  steps: LeadSteps;
+  language: 'en' | 'es';
+  sourceUrl: string | null;
+  prototypeKind: PrototypeKind | null;
+  clientIpHash: string | null;
+  pipedrive: PipedriveOutcome | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The CRM ids kept on the lead so retries never create a second deal or note. */
+export interface LeadCrmIds {
+  personId: number | null;
+  orgId: number | null;
+  dealId: number | null;
+  noteId: number | null;
+}
+
+type LeadRow = Database['leads'];
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function toLead(row: LeadRow): Lead {
+  return {
+    id: row.id,
+    status: row.status,
+    classification: row.classification,
+    classificationReason: row.classification_reason,
+    classifiedBy: row.classified_by,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    company: row.company,
+    position: row.position,
+    steps: JSON.parse(row.steps) as LeadSteps,
+    language: row.language,
+    sourceUrl: row.source_url,
+    prototypeKind: row.prototype_kind,
+    clientIpHash: row.client_ip_hash,
+    pipedrive: row.pipedrive ? (JSON.parse(row.pipedrive) as PipedriveOutcome) : null,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export interface NewLead extends Omit<Lead, 'pipedrive' | 'updatedAt'> {
+  trusted: boolean;
+  submissionKey: string | null;
+}
+
+/**
+ * Inserts a lead; returns false (and writes nothing) when another lead already holds its submission
+ * key, i.e. the same submission was stored a moment ago.
+ */
+export async function insertLead(db: DbOrTx, lead: NewLead): Promise<boolean> {
+  const inserted = await db
+    .insertInto('leads')
+    .values({
+      id: lead.id,
+      status: lead.status,
+      classification: lead.classification,
+      classification_reason: lead.classificationReason,
+      classified_by: lead.classifiedBy,
+      name: lead.name,
+      email: normalizeEmail(lead.email),
+      phone: lead.phone,
+      company: lead.company,
+      position: lead.position,
+      steps: JSON.stringify(lead.steps),
+      language: lead.language,
+      source_url: lead.sourceUrl,
+      prototype_kind: lead.prototypeKind,
+      client_ip_hash: lead.clientIpHash,
+      trusted: lead.trusted ? 1 : 0,
+      pipedrive: null,
+      crm_person_id: null,
+      crm_org_id: null,
+      crm_deal_id: null,
+      crm_note_id: null,
+      submission_key: lead.submissionKey,
+      created_at: lead.createdAt,
+      updated_at: lead.createdAt,
+    })
+    .onConflict((oc) => oc.column('submission_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function getLead(db: DbOrTx, id: string): Promise<Lead | null> {
+  const row = await db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toLead(row) : null;
+}
+
+export async function getLeadBySubmissionKey(db: DbOrTx, key: string): Promise<Lead | null> {
+  const row = await db.selectFrom('leads').selectAll().where('submission_key', '=', key).executeTakeFirst();
+  return row ? toLead(row) : null;
+}
+
+/** Frees submission keys older than `before`, so a later identical submission creates a new lead. */
+export async function expireSubmissionKey(db: DbOrTx, key: string, before: number): Promise<void> {
+  await db
+    .updateTable('leads')
+    .set({ submission_key: null })
+    .where('submission_key', '=', key)
+    .where('created_at', '<', before)
+    .execute();
+}
+
+export async function setLeadStatus(db: DbOrTx, id: string, status: LeadStatus): Promise<void> {
+  await db.updateTable('leads').set({ status, updated_at: Date.now() }).where('id', '=', id).execute();
+}
+
+export async function setPipedriveOutcome(db: DbOrTx, id: string, outcome: PipedriveOutcome): Promise<void> {
+  await db
+    .updateTable('leads')
+    .set({ pipedrive: JSON.stringify(outcome), updated_at: Date.now() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function getCrmIds(db: DbOrTx, id: string): Promise<LeadCrmIds | null> {
+  const row = await db
+    .selectFrom('leads')
+    .select(['crm_person_id', 'crm_org_id', 'crm_deal_id', 'crm_note_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const num = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    personId: num(row.crm_person_id),
+    orgId: num(row.crm_org_id),
+    dealId: num(row.crm_deal_id),
+    noteId: num(row.crm_note_id),
+  };
+}
+
+export async function saveCrmIds(db: DbOrTx, id: string, ids: Partial<LeadCrmIds>): Promise<void> {
+  const set: Partial<Record<'crm_person_id' | 'crm_org_id' | 'crm_deal_id' | 'crm_note_id', number>> = {};
+  if (ids.personId != null) set.crm_person_id = ids.personId;
+  if (ids.orgId != null) set.crm_org_id = ids.orgId;
+  if (ids.dealId != null) set.crm_deal_id = ids.dealId;
+  if (ids.noteId != null) set.crm_note_id = ids.noteId;
+  if (Object.keys(set).length === 0) return;
+  await db
+    .updateTable('leads')
+    .set({ ...set, updated_at: Date.now() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The newest lead with this e-mail (trimmed, case-insensitive), through the e-mail index. */
+export async function findLeadByEmail(db: DbOrTx, email: string): Promise<Lead | null> {
+  const row = await db
+    .selectFrom('leads')
+    .selectAll()
+    .where('email', '=', normalizeEmail(email))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toLead(row) : null;
+}
+
+export interface LeadPage {
+  leads: Lead[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** Newest first; `all` returns every lead in one page. */
+export async function listLeads(
+  db: DbOrTx,
+  options: { page: number; limit: number; all?: boolean },
+): Promise<LeadPage> {
+  const totalRow = await db
+    .selectFrom('leads')
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirstOrThrow();
+  const total = Number(totalRow.total);
+  let query = db.selectFrom('leads').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
+  if (!options.all) query = query.limit(options.limit).offset((options.page - 1) * options.limit);
+  const rows = await query.execute();
+  return {
+    leads: rows.map(toLead),
+    total,
+    page: options.all ? 1 : options.page,
+    limit: options.all ? total : options.limit,
+  };
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { namedQueue } from '../../queue/worker.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({
+    env: { METRICS_API_SECRET: 'metrics-secret', ADMIN_API_SECRET: 'admin-secret' },
+  });
+});
+afterAll(() => ctx.close());
+
+describe('GET /metrics', () => {
+  it('refuses without a secret and with a wrong one', async () => {
+    expect((await ctx.app.request('/metrics')).status).toBe(401);
+    expect((await ctx.app.request('/metrics', { headers: { Authorization: 'Bearer nope' } })).status).toBe(
+      401,
+    );
+  });
+
+  it('reports requests per route, queue depths and outside-service errors', async () => {
+    ctx.deps.worker.register({ name: 'demo', handle: async () => {} });
+    await namedQueue(ctx.deps.jobs, { name: 'demo' }).enqueue({});
+    await ctx.app.request('/health');
+    await ctx.app.request('/no/such/thing');
+    ctx.deps.metrics.recordOutboundError('pipedrive');
+    const credentials: Record<string, string>[] = [
+      { Authorization: 'Bearer metrics-secret' },
+      { 'X-Admin-Api-Key': 'admin-secret' },
+    ];
+    for (const headers of credentials) {
+      const res = await ctx.app.request('/metrics', { headers });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toMatch(/http_requests_total\{method="GET",route="\/health",status="200"\} 1/);
+      expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
+      expect(text).toContain('http_request_duration_seconds_bucket');
+      expect(text).toMatch(/queue_jobs\{queue="demo",state="pending"\} 1/);
+      expect(text).toMatch(/outbound_errors_total\{service="pipedrive"\} 1/);
+    }
+  });
+});

@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../testing/database.ts';
+import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+
+const POSTS = [
+  { id: 11, title: { rendered: 'Hello' }, excerpt: { rendered: '<p>One</p>' } },
+  { id: 12, title: { rendered: 'World' }, excerpt: { rendered: '<p>Two</p>' } },
+];
+const ORIGIN = 'https://agency.example';
+const SECRET = 'cache-secret-for-tests';
+
+/** A WordPress REST API stand-in (wp-json/wp/v2) whose behaviour each test can switch. */
+let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' = 'ok';
+function wordpress(req: { url: string }, res: import('node:http').ServerResponse) {
+  const url = new URL(req.url, 'http://wp');
+  const path = url.pathname.replace('/wp-json/wp/v2', '');
+  if (mode === 'down') return sendJson(res, 500, { code: 'internal', message: 'db down' });
+  if (mode === 'challenge') {
+    res.writeHead(403, { 'content-type': 'text/html', 'cf-mitigated': 'challenge' });
+    res.end('<html>Just a moment...</html>');
+    return;
+  }
+  if (mode === 'html403') {
+    res.writeHead(403, { 'content-type': 'text/html; charset=UTF-8' });
+    res.end('<html>Attention required</html>');
+    return;
+  }
+  if (mode === 'bad-param') {
+    return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page' });
+  }
+  if (path === '/posts') return sendJson(res, 200, POSTS, { 'x-wp-total': '42', 'x-wp-totalpages': '21' });
+  if (path === '/posts/11') return sendJson(res, 200, POSTS[0]);
+  if (/^\/posts\/\d+$/.test(path))
+    return sendJson(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.' });
+  if (path === '/tags')
+    return sendJson(res, 200, [{ id: 1, name: 'web', count: 7 }], {
+      'x-wp-total': '1',
+      'x-wp-totalpages': '1',
+    });
+  if (path === '/categories') return sendJson(res, 200, [{ id: 2, name: 'News' }]);
+  if (path === '/users') return sendJson(res, 200, [{ id: 3, name: 'Ana' }]);
+  if (path === '/users/3') return sendJson(res, 200, { id: 3, name: 'Ana' });
+  if (/^\/users\/\d+$/.test(path))
+    return sendJson(res, 404, { code: 'rest_user_invalid_id', message: 'Invalid user ID.' });
+  return sendJson(res, 404, { code: 'rest_no_route' });
+}
+
+describe('posts proxy not configured', () => {
+  it('answers 503 NOT_CONFIGURED on every proxied route and reports it in the status', async () => {
+    const ctx = await createTestApp();
+    try {
+      for (const path of [
+        '/api/posts',
+        '/api/posts/search?search=a',
+        '/api/posts/tags',
+        '/api/posts/categories',
+        '/api/posts/author?search=a',
+        '/api/posts/author/3',
+        '/api/posts/11',
+      ]) {
+        const res = await ctx.app.request(path);
+        expect(res.status, path).toBe(503);
+        expect((await res.json()).error.code).toBe('NOT_CONFIGURED');
+      }
+      const status = await (await ctx.app.request('/api/posts/cache/status')).json();
+      expect(status).toMatchObject({ success: true, configured: false, entries: 0 });
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('posts proxy with WordPress down', () => {
+  it('answers 502 when WordPress is unreachable', async () => {
+    const down = await createTestApp({ env: { WORDPRESS_API_URL: 'http://127.0.0.1:9/wp-json/wp/v2' } });
+    try {
+      const res = await down.app.request('/api/posts');
+      expect(res.status).toBe(502);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe.each(await testEngines())('posts proxy on %s', (engine) => {
+  let wp: StandIn;
+  let ctx: TestContext;
+  const upstream = () => wp.requests.map((r) => r.url);
+  const get = (path: string, headers: Record<string, string> = {}) => ctx.app.request(path, { headers });
+
+  beforeAll(async () => {
+    wp = await startStandIn((req, res) => {
+      wordpress(req, res);
+    });
+    ctx = await createTestApp({
+      engine,
+      env: { WORDPRESS_API_URL: `${wp.url}/wp-json/wp/v2/`, CACHE_API_SECRET: SECRET, SITE_ORIGIN: ORIGIN },
+    });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await wp.close();
+  });
+
+  it('passes the listed parameters through, preserves X-WP-Total and caches the answer', async () => {
+    mode = 'ok';
+    const first = await get('/api/posts?per_page=2&page=1&categories=3&_embed=1', { Origin: ORIGIN });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual(POSTS);
+    expect(first.headers.get('x-wp-total')).toBe('42');
+    expect(first.headers.get('x-wp-totalpages')).toBe('21');
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(first.headers.get('access-control-expose-headers')).toContain('X-WP-TotalPages');
+    expect(upstream().at(-1)).toBe('/wp-json/wp/v2/posts?_embed=1&categories=3&page=1&per_page=2');
+
+    const before = wp.requests.length;
+    const second = await get('/api/posts?page=1&_embed=1&categories=3&per_page=2');
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    expect(second.headers.get('x-wp-total')).toBe('42');
+    expect(await second.json()).toEqual(POSTS);
+    expect(wp.requests.length).toBe(before);
+  });
+
+  it('keeps _embed and _fields in the cache key', async () => {
+    mode = 'ok';
+    await get('/api/posts?per_page=5');
+    const withFields = await get('/api/posts?per_page=5&_fields=id,title');
+    expect(withFields.headers.get('x-cache')).toBe('MISS');
+    const withEmbed = await get('/api/posts?per_page=5&_embed=true');
+    expect(withEmbed.headers.get('x-cache')).toBe('MISS');
+    expect((await get('/api/posts?per_page=5&_embed=true')).headers.get('x-cache')).toBe('HIT');
+  });
+
+  it('bypasses the cached copy with cache=false and never sends cache upstream', async () => {
+    mode = 'ok';
+    await get('/api/posts?per_page=7');
+    const before = wp.requests.length;
+    const res = await get('/api/posts?per_page=7&cache=false');
+    expect(res.headers.get('x-cache')).toBe('BYPASS');
+    expect(wp.requests.length).toBe(before + 1);
+    expect(upstream().at(-1)).toBe('/wp-json/wp/v2/posts?per_page=7');
+  });
+
+  it('refuses unknown query parameters with 400 and does not call WordPress', async () => {
+    const before = wp.requests.length;
+    const res = await get('/api/posts?per_page=2&password=x&context=edit');
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toContain('password');
+    expect(body.error.message).toContain('context');
+    // Tags accept only per_page, orderby, order (and _fields, cache).
+    expect((await get('/api/posts/tags?search=x')).status).toBe(400);
+    expect(wp.requests.length).toBe(before);
+  });
+
+  it('maps each route to its WordPress resource', async () => {
+    mode = 'ok';
+    const cases: [string, string][] = [
+      ['/api/posts/search?search=seo&page=2', '/wp-json/wp/v2/posts?page=2&search=seo'],
+      [
+        '/api/posts/tags?per_page=50&orderby=count&order=desc',
+        '/wp-json/wp/v2/tags?order=desc&orderby=count&per_page=50',
+      ],
+      ['/api/posts/categories', '/wp-json/wp/v2/categories'],
+      ['/api/posts/author?search=ana', '/wp-json/wp/v2/users?search=ana'],
+      ['/api/posts/author/3', '/wp-json/wp/v2/users/3'],
+      ['/api/posts/11?_embed=1', '/wp-json/wp/v2/posts/11?_embed=1'],
+    ];
+    for (const [path, expected] of cases) {
+      const res = await get(`${path}${path.includes('?') ? '&' : '?'}cache=false`);
+      expect(res.status, path).toBe(200);
+      expect(upstream().at(-1), path).toBe(expected);
+    }
+    expect((await get('/api/posts/tags?cache=false')).headers.get('x-wp-total')).toBe('1');
+  });
+
+  it('requires search on the search routes', async () => {
+    expect((await get('/api/posts/search')).status).toBe(400);
+    expect((await get('/api/posts/author?search=')).status).toBe(400);
+  });
+
+  it('answers 404 for a post or author WordPress does not have, and for a non-numeric id', async () => {
+    mode = 'ok';
+    const missing = await get('/api/posts/999');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'No post with id 999.' },
+    });
+    expect((await get('/api/posts/author/998')).status).toBe(404);
+    expect((await get('/api/posts/abc')).status).toBe(404);
+  });
+
+  it('passes a WordPress 400 on as 400 VALIDATION_ERROR', async () => {
+    mode = 'bad-param';
+    const res = await get('/api/posts?per_page=1000');
+    mode = 'ok';
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toContain('per_page');
+  });
+
+  it('serves a stale copy when WordPress fails, and 502 when there is none', async () => {
+    mode = 'ok';
+    await get('/api/posts?per_page=9');
+    mode = 'down';
+    const stale = await get('/api/posts?per_page=9&cache=false');
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('x-cache')).toBe('STALE');
+    expect(stale.headers.get('x-wp-total')).toBe('42');
+    const none = await get('/api/posts?per_page=8');
+    mode = 'ok';
+    expect(none.status).toBe(502);
+    expect((await none.json()).error.code).toBe('EXTERNAL_SERVICE_ERROR');
+  });
+
+  it('never caches a 403 bot challenge: 502 with the remedy logged, or the stale copy', async () => {
+    for (const challenge of ['challenge', 'html403'] as const) {
+      mode = challenge;
+      const before = wp.requests.length;
+      const res = await get(`/api/posts?per_page=3&page=${challenge === 'challenge' ? 1 : 2}`);
+      expect(res.status).toBe(502);
+      expect((await res.json()).error.code).toBe('EXTERNAL_SERVICE_ERROR');
+      const again = await get(`/api/posts?per_page=3&page=${challenge === 'challenge' ? 1 : 2}`);
+      expect(again.status).toBe(502);
+      expect(wp.requests.length).toBe(before + 2);
+    }
+    const line = ctx.logs.lines.find((l) => String(l.msg).includes('bot challenge'));
+    expect(String(line?.msg)).toContain('zone rule');
+
+    mode = 'ok';
+    await get('/api/posts?per_page=4');
+    mode = 'challenge';
+    const stale = await get('/api/posts?per_page=4&cache=false');
+    mode = 'ok';
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('x-cache')).toBe('STALE');
+  });
+
+  it('reports cache status with a shared hit ratio', async () => {
+    mode = 'ok';
+    await get('/api/posts?per_page=10');
+    await get('/api/posts?per_page=10');
+    const status = await (await get('/api/posts/cache/status')).json();
+    expect(status.success).toBe(true);
+    expect(status.configured).toBe(true);
+    expect(status.ttlSeconds).toBe(300);
+    expect(status.entries).toBeGreaterThan(3);
+    expect(status.sizeBytes).toBeGreaterThan(100);
+    expect(Date.parse(status.oldest)).toBeLessThanOrEqual(Date.parse(status.newest));
+    expect(status.hits).toBeGreaterThanOrEqual(3);
+    expect(status.misses).toBeGreaterThan(0);
+    expect(status.hitRatio).toBeCloseTo(status.hits / (status.hits + status.misses), 2);
+  });
+
+  it('purges every posts_cache: entry behind X-Cache-Api-Key, on both routes', async () => {
+    mode = 'ok';
+    await ctx.deps.cache.set('other:keep', { x: 1 }, 60);
+    expect((await ctx.app.request('/api/posts/cache', { method: 'DELETE' })).status).toBe(401);
+    const wrong = await ctx.app.request('/api/posts/cache', {
+      method: 'DELETE',
+      headers: { 'X-Cache-Api-Key': 'nope' },
+    });
+    expect(wrong.status).toBe(401);
+    expect((await wrong.json()).error.code).toBe('UNAUTHORIZED');
+    expect((await ctx.app.request('/api/posts/cache/clear', { method: 'POST' })).status).toBe(401);
+
+    const entries = (await (await get('/api/posts/cache/status')).json()).entries as number;
+    const purge = await ctx.app.request('/api/posts/cache', {
+      method: 'DELETE',
+      headers: { 'X-Cache-Api-Key': SECRET },
+    });
+    expect(purge.status).toBe(200);
+    expect(await purge.json()).toEqual({ success: true, purged: entries });
+    expect((await ctx.deps.cache.get('other:keep'))?.value).toEqual({ x: 1 });
+
+    await get('/api/posts?per_page=2');
+    const clear = await ctx.app.request('/api/posts/cache/clear', {
+      method: 'POST',
+      headers: { 'X-Cache-Api-Key': SECRET },
+    });
+    expect(await clear.json()).toEqual({ success: true, purged: 1 });
+    expect((await get('/api/posts?per_page=2')).headers.get('x-cache')).toBe('MISS');
+  });
+});

@@ -1,0 +1,210 @@
+import type { Logger } from 'pino';
+import type { CacheStore } from '../../db/cache-store.ts';
+import { ApiError } from '../../http/errors.ts';
+import {
+  type WordPressClient,
+  type WordPressResponse,
+  WordPressUnavailableError,
+} from '../../integrations/wordpress/wordpress-client.ts';
+import type { BufferedCounters } from './counters.ts';
+import {
+  CACHE_PARAM,
+  POSTS_CACHE_PREFIX,
+  POSTS_COUNTERS,
+  POSTS_MAX_QUERY_CHARS,
+  POSTS_STALE_WINDOW_MS,
+} from './limits.ts';
+import type { FreshMemo } from './memo.ts';
+
+export type CacheOutcome = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
+
+export interface CachedPosts {
+  /** The upstream JSON body, as text (sent on unchanged). */
+  body: string;
+  total: string | null;
+  totalPages: string | null;
+}
+
+export interface ProxyResult extends CachedPosts {
+  cache: CacheOutcome;
+}
+
+export interface ProxyContext {
+  wordpress: WordPressClient | null;
+  cache: CacheStore;
+  counters: BufferedCounters;
+  memo: FreshMemo<CachedPosts>;
+  ttlSeconds: number;
+  logger: Logger;
+}
+
+export interface ProxyRequest {
+  /** The upstream path under WORDPRESS_API_URL, e.g. `/posts` or `/users/3`. */
+  resource: string;
+  /** The raw query of the incoming request. */
+  query: URLSearchParams;
+  /** The parameters this route passes through. */
+  allowed: readonly string[];
+  /** Parameters this route requires (e.g. `search`). */
+  required?: readonly string[];
+  /** The message of the 404 when WordPress has no such item (single-item routes). */
+  notFound?: string;
+}
+
+/**
+ * Checks the query against the route's list: unknown parameters are refused with 400 naming them
+ * (silently dropping them would hide typos and give the caller results they did not ask for).
+ * A name may carry WordPress's array suffix `[]` (`categories[]=1&categories[]=2`).
+ */
+export function upstreamParams(request: ProxyRequest): { params: URLSearchParams; bypass: boolean } {
+  const allowed = new Set<string>(request.allowed);
+  const unknown = new Set<string>();
+  const params: [string, string][] = [];
+  let bypass = false;
+  let chars = 0;
+  for (const [name, value] of request.query) {
+    chars += name.length + value.length + 2;
+    if (name === CACHE_PARAM) {
+      bypass = value.toLowerCase() === 'false' || value === '0';
+      continue;
+    }
+    if (!allowed.has(name.endsWith('[]') ? name.slice(0, -2) : name)) unknown.add(name);
+    else params.push([name, value]);
+  }
+  if (unknown.size > 0) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `Unknown query parameter(s): ${[...unknown].join(', ')}. This route accepts: ${[...request.allowed, CACHE_PARAM].join(', ')}.`,
+    );
+  }
+  if (chars > POSTS_MAX_QUERY_CHARS) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `The query string is longer than ${POSTS_MAX_QUERY_CHARS} characters.`,
+    );
+  }
+  for (const name of request.required ?? []) {
+    if (!params.some(([n, v]) => n === name && v.trim() !== '')) {
+      throw new ApiError('VALIDATION_ERROR', `The query parameter ${name} is required.`);
+    }
+  }
+  // Sorted, so the same question in another order shares one cache entry.
+  params.sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1));
+  return { params: new URLSearchParams(params), bypass };
+}
+
+export function cacheKey(resource: string, params: URLSearchParams): string {
+  const query = params.toString();
+  return `${POSTS_CACHE_PREFIX}${resource}${query ? `?${query}` : ''}`;
+}
+
+/** A Cloudflare (or similar) bot challenge instead of the API's answer. */
+function isBotChallenge(response: WordPressResponse): boolean {
+  return (
+    response.mitigated?.toLowerCase() === 'challenge' ||
+    (response.status === 403 && /text\/html/i.test(response.contentType))
+  );
+}
+
+const CHALLENGE_REMEDY =
+  'the WordPress host answered with a bot challenge (403); add a zone rule (e.g. a Cloudflare WAF skip or ' +
+  "configuration rule) that skips the challenge for this service's requests to the wp-json API — no code change is needed";
+
+/** Serves one proxied GET: fresh cache, else upstream (cached on success), else a stale copy, else an error. */
+export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promise<ProxyResult> {
+  if (!ctx.wordpress) {
+    throw new ApiError('NOT_CONFIGURED', 'The posts service is not configured (WORDPRESS_API_URL is unset).');
+  }
+  const { params, bypass } = upstreamParams(request);
+  const key = cacheKey(request.resource, params);
+
+  if (!bypass) {
+    let entry = ctx.memo.get(key);
+    if (!entry) {
+      entry = await ctx.cache.get<CachedPosts>(key);
+      if (entry) ctx.memo.set(key, entry);
+    }
+    if (entry?.fresh) {
+      ctx.counters.add(POSTS_COUNTERS.hits);
+      return { ...entry.value, cache: 'HIT' };
+    }
+  }
+  ctx.counters.add(POSTS_COUNTERS.misses);
+
+  const staleOr = async (error: ApiError, log: () => void): Promise<ProxyResult> => {
+    log();
+    const stale = await ctx.cache.get<CachedPosts>(key);
+    if (stale) {
+      ctx.counters.add(POSTS_COUNTERS.stale);
+      return { ...stale.value, cache: 'STALE' };
+    }
+    throw error;
+  };
+  const upstreamFailed = new ApiError(
+    'EXTERNAL_SERVICE_ERROR',
+    'The posts service is unavailable right now; please try again shortly.',
+  );
+
+  let response: WordPressResponse;
+  try {
+    response = await ctx.wordpress.get(request.resource, params);
+  } catch (error) {
+    if (!(error instanceof WordPressUnavailableError)) throw error;
+    return staleOr(upstreamFailed, () =>
+      ctx.logger.warn({ err: error, resource: request.resource }, 'wordpress request failed'),
+    );
+  }
+
+  if (isBotChallenge(response)) {
+    // Never cached: the challenge page is not content.
+    return staleOr(
+      new ApiError(
+        'EXTERNAL_SERVICE_ERROR',
+        'The posts service refused the request (bot challenge); please try again later.',
+      ),
+      () =>
+        ctx.logger.warn(
+          { resource: request.resource, status: response.status, remedy: CHALLENGE_REMEDY },
+          `wordpress bot challenge: ${CHALLENGE_REMEDY}`,
+        ),
+    );
+  }
+  if (response.status === 404 && request.notFound) throw new ApiError('NOT_FOUND', request.notFound);
+  if (response.status === 400) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `The posts service rejected the query: ${upstreamMessage(response.body)}`,
+    );
+  }
+  if (response.status < 200 || response.status >= 300 || !isJson(response)) {
+    return staleOr(upstreamFailed, () =>
+      ctx.logger.warn(
+        { resource: request.resource, status: response.status },
+        'wordpress answered with an error',
+      ),
+    );
+  }
+
+  const value: CachedPosts = { body: response.body, total: response.total, totalPages: response.totalPages };
+  await ctx.cache.set(key, value, ctx.ttlSeconds, POSTS_STALE_WINDOW_MS);
+  return { ...value, cache: bypass ? 'BYPASS' : 'MISS' };
+}
+
+function isJson(response: WordPressResponse): boolean {
+  if (!/json/i.test(response.contentType)) return false;
+  try {
+    JSON.parse(response.body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** WordPress's error message (`{code, message}`), cut short and stripped of markup. */
+function upstreamMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === 'string') return parsed.message.replace(/<[^>]*>/g, '').slice(0, 200);
+  } catch {}
+  return 'invalid parameter.';
+}

@@ -1,0 +1,210 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context, TypedResponse } from 'hono';
+import { readCounters } from '../../db/rate-limiter.ts';
+import type { Dependencies } from '../../dependencies.ts';
+import type { AppEnv } from '../../http/env.ts';
+import { errorResponses } from '../../http/error-responses.ts';
+import { ApiError } from '../../http/errors.ts';
+import { createRouter } from '../../http/openapi.ts';
+import { requireHeaderSecret } from '../../http/secrets.ts';
+import { BufferedCounters } from './counters.ts';
+import {
+  POSTS_CACHE_PREFIX,
+  POSTS_COUNTER_FLUSH_MS,
+  POSTS_COUNTERS,
+  POSTS_MEMO_MAX_ENTRIES,
+  POSTS_MEMO_MS,
+  ROUTE_PARAMS,
+} from './limits.ts';
+import { FreshMemo } from './memo.ts';
+import { type CachedPosts, type ProxyRequest, type ProxyResult, proxyGet } from './proxy.ts';
+import { CachePurged, CacheStatus, postsQuery, WordPressJson } from './schemas.ts';
+
+const tags = ['Posts'];
+const jsonOk = (description: string) => ({
+  200: { description, content: { 'application/json': { schema: WordPressJson } } },
+  ...errorResponses(400, 404, 502, 503),
+});
+
+const proxyRoute = (
+  path: string,
+  summary: string,
+  names: readonly string[],
+  required: string[] = [],
+  params?: z.ZodObject,
+) =>
+  createRoute({
+    method: 'get',
+    path,
+    tags,
+    summary,
+    description:
+      'Proxied to WORDPRESS_API_URL and cached under `posts_cache:` for POSTS_CACHE_TTL_SECONDS. Only the ' +
+      'listed query parameters are accepted; any other answers 400. When WordPress fails (including a 403 ' +
+      'bot challenge) an expired copy is served if one exists (`X-Cache: STALE`), else 502.',
+    request: { query: postsQuery(names, required), ...(params ? { params } : {}) },
+    responses: jsonOk('The WordPress answer'),
+  });
+
+const IdParam = z.object({ id: z.string().openapi({ description: 'Numeric id.', example: '42' }) });
+
+const listRoute = proxyRoute('/api/posts', 'List posts (filter, paginate, search)', ROUTE_PARAMS.list);
+const searchRoute = proxyRoute('/api/posts/search', 'Search posts', ROUTE_PARAMS.search, ['search']);
+const tagsRoute = proxyRoute('/api/posts/tags', 'Tags with counts', ROUTE_PARAMS.tags);
+const categoriesRoute = proxyRoute('/api/posts/categories', 'Categories', ROUTE_PARAMS.categories);
+const authorSearchRoute = proxyRoute('/api/posts/author', 'Search authors', ROUTE_PARAMS.authorSearch, [
+  'search',
+]);
+const authorRoute = proxyRoute('/api/posts/author/{id}', 'Author details', ROUTE_PARAMS.author, [], IdParam);
+const postRoute = proxyRoute('/api/posts/{id}', 'One post with full content', ROUTE_PARAMS.post, [], IdParam);
+
+const statusRoute = createRoute({
+  method: 'get',
+  path: '/api/posts/cache/status',
+  tags,
+  summary: 'Posts cache health and size',
+  description: 'Hit and miss counts are shared by every instance (summed in memory, written each second).',
+  responses: {
+    200: { description: 'Cache status', content: { 'application/json': { schema: CacheStatus } } },
+  },
+});
+
+const purgeDescription =
+  'Deletes every cache entry whose key starts with `posts_cache:` and reports how many. Requires `X-Cache-Api-Key` ' +
+  '(CACHE_API_SECRET; unset rejects every request).';
+const purgeResponses = {
+  200: { description: 'Purged', content: { 'application/json': { schema: CachePurged } } },
+  ...errorResponses(401),
+};
+const guard = requireHeaderSecret('X-Cache-Api-Key', (config) => config.secrets.cache);
+const purgeRoute = createRoute({
+  method: 'delete',
+  path: '/api/posts/cache',
+  tags,
+  summary: 'Purge the posts cache',
+  description: purgeDescription,
+  middleware: [guard] as const,
+  responses: purgeResponses,
+});
+const clearRoute = createRoute({
+  method: 'post',
+  path: '/api/posts/cache/clear',
+  tags,
+  summary: 'Purge the posts cache (same as DELETE /api/posts/cache)',
+  description: purgeDescription,
+  middleware: [guard] as const,
+  responses: purgeResponses,
+});
+
+export function postsRoutes() {
+  // One per app: the hit/miss counts waiting to be added to the shared counters, and the
+  // one-second copy of fresh entries (see memo.ts).
+  let counters: BufferedCounters | null = null;
+  const memo = new FreshMemo<CachedPosts>(POSTS_MEMO_MS, POSTS_MEMO_MAX_ENTRIES);
+  const countersOf = (deps: Dependencies) => {
+    counters ??= new BufferedCounters(deps.db, POSTS_COUNTER_FLUSH_MS);
+    return counters;
+  };
+
+  const serve = async (
+    c: Context<AppEnv>,
+    request: Omit<ProxyRequest, 'query'>,
+  ): Promise<JsonPassThrough> => {
+    const deps = c.var.deps;
+    const result = await proxyGet(
+      {
+        wordpress: deps.wordpress,
+        cache: deps.cache,
+        counters: countersOf(deps),
+        memo,
+        ttlSeconds: deps.config.postsCacheTtlSeconds,
+        logger: c.var.logger,
+      },
+      { ...request, query: new URL(c.req.url).searchParams },
+    );
+    return send(c, result);
+  };
+
+  const idOf = (c: Context<AppEnv>, what: string) => {
+    const id = c.req.param('id') ?? '';
+    if (!/^[1-9]\d{0,18}$/.test(id))
+      throw new ApiError('NOT_FOUND', `No ${what} with id ${id.slice(0, 40)}.`);
+    return id;
+  };
+
+  return createRouter()
+    .openapi(statusRoute, async (c) => {
+      const deps = c.var.deps;
+      await countersOf(deps).flush();
+      const [stats, counts] = await Promise.all([
+        deps.cache.stats(POSTS_CACHE_PREFIX),
+        readCounters(deps.db, Object.values(POSTS_COUNTERS)),
+      ]);
+      const hits = counts[POSTS_COUNTERS.hits] ?? 0;
+      const misses = counts[POSTS_COUNTERS.misses] ?? 0;
+      return c.json(
+        {
+          success: true as const,
+          configured: deps.wordpress !== null,
+          ttlSeconds: deps.config.postsCacheTtlSeconds,
+          entries: stats.entries,
+          sizeBytes: stats.bytes,
+          oldest: stats.oldest === null ? null : new Date(stats.oldest).toISOString(),
+          newest: stats.newest === null ? null : new Date(stats.newest).toISOString(),
+          hits,
+          misses,
+          staleServed: counts[POSTS_COUNTERS.stale] ?? 0,
+          hitRatio: hits + misses === 0 ? null : Math.round((hits / (hits + misses)) * 1000) / 1000,
+        },
+        200,
+      );
+    })
+    .openapi(purgeRoute, async (c) => {
+      memo.clear();
+      const purged = await c.var.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
+      c.var.logger.info({ purged }, 'posts cache purged');
+      return c.json({ success: true as const, purged }, 200);
+    })
+    .openapi(clearRoute, async (c) => {
+      memo.clear();
+      const purged = await c.var.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
+      c.var.logger.info({ purged }, 'posts cache purged');
+      return c.json({ success: true as const, purged }, 200);
+    })
+    .openapi(listRoute, (c) => serve(c, { resource: '/posts', allowed: ROUTE_PARAMS.list }))
+    .openapi(searchRoute, (c) =>
+      serve(c, { resource: '/posts', allowed: ROUTE_PARAMS.search, required: ['search'] }),
+    )
+    .openapi(tagsRoute, (c) => serve(c, { resource: '/tags', allowed: ROUTE_PARAMS.tags }))
+    .openapi(categoriesRoute, (c) => serve(c, { resource: '/categories', allowed: ROUTE_PARAMS.categories }))
+    .openapi(authorSearchRoute, (c) =>
+      serve(c, { resource: '/users', allowed: ROUTE_PARAMS.authorSearch, required: ['search'] }),
+    )
+    .openapi(authorRoute, (c) => {
+      const id = idOf(c, 'author');
+      return serve(c, {
+        resource: `/users/${id}`,
+        allowed: ROUTE_PARAMS.author,
+        notFound: `No author with id ${id}.`,
+      });
+    })
+    .openapi(postRoute, (c) => {
+      const id = idOf(c, 'post');
+      return serve(c, {
+        resource: `/posts/${id}`,
+        allowed: ROUTE_PARAMS.post,
+        notFound: `No post with id ${id}.`,
+      });
+    });
+}
+
+/** The WordPress JSON text is sent as-is (no parse and re-serialise); typed as the JSON it is. */
+type JsonPassThrough = TypedResponse<unknown, 200, 'json'>;
+
+function send(c: Context<AppEnv>, result: ProxyResult): JsonPassThrough {
+  c.header('X-Cache', result.cache);
+  if (result.total !== null) c.header('X-WP-Total', result.total);
+  if (result.totalPages !== null) c.header('X-WP-TotalPages', result.totalPages);
+  c.header('Content-Type', 'application/json; charset=utf-8');
+  return c.body(result.body, 200) as unknown as JsonPassThrough;
+}

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { parseRobots, robotsAllows } from './robots.ts';
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+function goodPage(base: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Fast websites for growing companies | Agency</title>
+<meta name="description" content="We design and build fast, accessible websites and web applications for growing companies in Europe.">
+<link rel="canonical" href="${base}/good">
+<link rel="alternate" hreflang="en" href="${base}/good"><link rel="alternate" hreflang="es-ES" href="${base}/es/good">
+<link rel="alternate" hreflang="x-default" href="${base}/good">
+<link rel="icon" href="/favicon.svg">
+<meta property="og:title" content="Fast websites"><meta property="og:description" content="We build fast websites.">
+<meta property="og:image" content="${base}/og.png"><meta property="og:url" content="${base}/good">
+<meta name="twitter:card" content="summary_large_image">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Agency"}</script>
+</head><body><h1>Fast websites</h1><h2>What we do</h2><h3>Design</h3><p>${words(350)}</p>
+<img src="/a.png" alt="Team at work"><img src="/deco.png" alt="">
+<a href="/services">Our web design services</a> <a href="https://partner.example/">Our hosting partner</a>
+</body></html>`;
+}
+
+const BAD_PAGE = `<html><head>
+<meta name="robots" content="noindex, nofollow">
+<link rel="canonical" href="/"><link rel="canonical" href="https://other.example/">
+<link rel="alternate" hreflang="english" href="/en/">
+<script type="application/ld+json">{"@type": "Organization", "name": }</script>
+</head><body><h1>One</h1><h1></h1><h2>Two</h2><h4>Four</h4>
+<img src="/a.png"><img src="/b.png"><img src="/c.png" alt="ok">
+<a href="/x">Click here</a> <a href="/y">Read more…</a> <a>no href</a> <a href="#">hash</a> <a href="javascript:void(0)">js</a>
+<p>Too few words.</p></body></html>`;
+
+let site: StandIn;
+let ctx: TestContext;
+let base: string;
+
+beforeAll(async () => {
+  site = await startStandIn((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const html = (body: string, headers: Record<string, string> = {}) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+      res.end(body);
+    };
+    if (path === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`User-agent: *\nDisallow: /private/\nAllow: /private/open$\n\nSitemap: ${base}/sitemap.xml\n`);
+    } else if (path === '/sitemap.xml') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/good</loc></url></urlset>`,
+      );
+    } else if (path === '/good' || path === '/private/open') {
+      html(goodPage(base));
+    } else if (path === '/bad') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(BAD_PAGE);
+    } else if (path === '/noindex-header') {
+      html(goodPage(base), { 'x-robots-tag': 'noindex' });
+    } else if (path === '/private/page') {
+      html(goodPage(base));
+    } else if (path === '/hop1') {
+      res.writeHead(302, { location: '/hop2' });
+      res.end();
+    } else if (path === '/hop2') {
+      res.writeHead(301, { location: '/good' });
+      res.end();
+    } else if (path === '/canonical-root') {
+      html(goodPage(base).replace(`rel="canonical" href="${base}/good"`, `rel="canonical" href="${base}/"`));
+    } else if (path === '/file.pdf') {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end('%PDF-1.4');
+    } else if (path === '/giant') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body>${'x'.repeat(4 * 1024 * 1024)}</body></html>`);
+    } else {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Not found</title></head><body>Not found</body></html>');
+    }
+  });
+  base = site.url;
+  ctx = await createTestApp({ env: { FETCH_ALLOW_HOSTS: '127.0.0.1' } });
+});
+afterAll(async () => {
+  await ctx.close();
+  await site.close();
+});
+
+async function analyze(url: string, app = ctx.app) {
+  const res = await app.request('/api/seo/analyze', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+const ids = (body: { findings: { id: string }[] }) => body.findings.map((f) => f.id);
+const finding = (body: { findings: { id: string; severity: string }[] }, id: string) =>
+  body.findings.find((f) => f.id === id);
+
+describe('SEO analysis on fixture pages', () => {
+  it('passes a well-made page except for plain HTTP', async () => {
+    const { status, body } = await analyze(`${base}/good#section`);
+    expect(status).toBe(200);
+    expect(body.success).toBe(true);
+    expect(body.url).toBe(`${base}/good`);
+    expect(ids(body)).toEqual(['https']);
+    expect(body.score).toBe(90);
+    expect(body.passed).toEqual(
+      expect.arrayContaining([
+        'title',
+        'meta-description',
+        'h1',
+        'canonical',
+        'hreflang',
+        'sitemap',
+        'robots-txt',
+        'structured-data',
+      ]),
+    );
+    expect(body.stats.wordCount).toBeGreaterThan(300);
+    expect(body.stats.links).toEqual({ total: 2, internal: 1, external: 1 });
+    expect(body.stats.images).toEqual({ total: 2, withoutAlt: 0 });
+    expect(body.page.title).toBe('Fast websites for growing companies | Agency');
+    for (const f of body.findings) expect(f.fix.length).toBeGreaterThan(10);
+  });
+
+  it('reports every known defect of a bad page', async () => {
+    const { body } = await analyze(`${base}/bad`);
+    const expected: [string, string][] = [
+      ['meta-robots', 'error'],
+      ['title', 'error'],
+      ['meta-description', 'error'],
+      ['h1', 'warning'],
+      ['heading-order', 'warning'],
+      ['img-alt', 'warning'],
+      ['link-text', 'warning'],
+      ['link-href', 'warning'],
+      ['canonical', 'error'],
+      ['hreflang', 'error'],
+      ['html-lang', 'warning'],
+      ['viewport', 'error'],
+      ['charset', 'warning'],
+      ['open-graph', 'warning'],
+      ['twitter-card', 'notice'],
+      ['structured-data', 'error'],
+      ['favicon', 'notice'],
+      ['word-count', 'warning'],
+    ];
+    for (const [id, severity] of expected) expect(finding(body, id)?.severity, id).toBe(severity);
+    expect(finding(body, 'img-alt')).toMatchObject({ message: '2 of 3 images have no alt attribute.' });
+    expect(finding(body, 'link-text')).toMatchObject({ message: expect.stringContaining('2 links') });
+    expect(finding(body, 'link-href')).toMatchObject({ message: expect.stringContaining('3 links') });
+    expect(finding(body, 'heading-order')).toMatchObject({ message: 'Heading levels skip from h2 to h4.' });
+    expect(body.score).toBeLessThan(20);
+    expect(body.summary.errors).toBeGreaterThanOrEqual(7);
+    // Errors come first.
+    expect(body.findings[0].severity).toBe('error');
+  });
+
+  it('reads noindex from X-Robots-Tag and robots.txt disallow rules', async () => {
+    expect(finding((await analyze(`${base}/noindex-header`)).body, 'x-robots-tag')?.severity).toBe('error');
+    expect(finding((await analyze(`${base}/private/page`)).body, 'robots-txt')?.severity).toBe('error');
+    expect(ids((await analyze(`${base}/private/open`)).body)).not.toContain('robots-txt');
+  });
+
+  it('reports the redirect chain and temporary redirects', async () => {
+    const { body } = await analyze(`${base}/hop1`);
+    expect(body.finalUrl).toBe(`${base}/good`);
+    expect(body.redirects).toEqual([
+      { url: `${base}/hop1`, status: 302 },
+      { url: `${base}/hop2`, status: 301 },
+    ]);
+    expect(finding(body, 'redirects')?.severity).toBe('warning');
+  });
+
+  it('flags a canonical pointing an inner page to the root, a 404 and a non-HTML answer', async () => {
+    expect(finding((await analyze(`${base}/canonical-root`)).body, 'canonical')?.severity).toBe('error');
+    const missing = await analyze(`${base}/nothing-here`);
+    expect(missing.status).toBe(200);
+    expect(finding(missing.body, 'http-status')).toMatchObject({
+      severity: 'error',
+      message: 'The page answered HTTP 404.',
+    });
+    expect(finding((await analyze(`${base}/file.pdf`)).body, 'content-type')?.severity).toBe('error');
+  });
+
+  it('caches an analysis for an hour', async () => {
+    const before = site.requests.filter((r) => r.url === '/canonical-root').length;
+    const again = await analyze(`${base}/canonical-root`);
+    expect(again.body.cached).toBe(true);
+    expect(site.requests.filter((r) => r.url === '/canonical-root').length).toBe(before);
+  });
+});
+
+describe('SEO bad input', () => {
+  it.each([
+    ['not a url'],
+    ['ftp://example.com/'],
+    ['file:///etc/passwd'],
+    ['http://user:secret@example.com/'],
+    ['http://169.254.169.254/latest/meta-data/'],
+    ['http://10.0.0.1/'],
+    ['http://example.com:8080/'],
+    [''],
+  ])('refuses %s with 400', async (url) => {
+    const { status, body } = await analyze(url);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('answers 502 for a page over the size cap', async () => {
+    const { status, body } = await analyze(`${base}/giant`);
+    expect(status).toBe(502);
+    expect(body.error.message).toContain('larger than');
+  });
+
+  it('needs JSON with a url', async () => {
+    expect((await ctx.app.request('/api/seo/analyze', { method: 'POST', body: 'url=x' })).status).toBe(415);
+    const res = await ctx.app.request('/api/seo/analyze', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('never contacts a loopback page when it is not on FETCH_ALLOW_HOSTS', async () => {
+    const strict = await createTestApp();
+    try {
+      const before = site.requests.length;
+      const { status } = await analyze(`${base}/good`, strict.app);
+      expect(status).toBe(400);
+      expect(site.requests.length).toBe(before);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('reports its health', async () => {
+    const res = await ctx.app.request('/api/seo/health');
+    expect(await res.json()).toMatchObject({ status: 'ok', service: 'seo', cacheTtlSeconds: 3600 });
+  });
+});
+
+describe('robots.txt rules', () => {
+  const robots = parseRobots(`# comment
+User-agent: Googlebot
+Disallow: /nogoogle
+User-agent: *
+Disallow: /private
+Allow: /private/open$
+Disallow: /*.pdf$
+Disallow:
+`);
+  it('applies the longest match, allow on ties, wildcards and the specific agent group', () => {
+    expect(robotsAllows(robots, 'bingbot', '/private/x')).toBe(false);
+    expect(robotsAllows(robots, 'bingbot', '/private/open')).toBe(true);
+    expect(robotsAllows(robots, 'bingbot', '/private/open/more')).toBe(false);
+    expect(robotsAllows(robots, 'bingbot', '/doc.pdf')).toBe(false);
+    expect(robotsAllows(robots, 'bingbot', '/doc.pdf?x')).toBe(true);
+    expect(robotsAllows(robots, 'googlebot', '/private/x')).toBe(true);
+    expect(robotsAllows(robots, 'googlebot', '/nogoogle/a')).toBe(false);
+    expect(robotsAllows(parseRobots(''), 'googlebot', '/')).toBe(true);
+  });
+});

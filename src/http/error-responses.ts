@@ -1,0 +1,43 @@
+import { z } from '@hono/zod-openapi';
+import { ERROR_STATUS, type ErrorCode } from './errors.ts';
+
+/** The backend error envelope as an OpenAPI schema. */
+export const ErrorEnvelopeSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z
+        .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
+        .openapi({ example: 'VALIDATION_ERROR' }),
+      message: z.string().openapi({ example: 'url: The URL is not a valid absolute URL.' }),
+      requestId: z.string().openapi({ example: '5f0c8a3e-6a8e-4d0f-9a53-0f2b9d1c7e11' }),
+    }),
+  })
+  .openapi('ErrorEnvelope');
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'VALIDATION_ERROR: the request is malformed or breaks a limit',
+  401: 'UNAUTHORIZED: missing or wrong header secret',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body must be application/json',
+  429: 'RATE_LIMITED, with Retry-After',
+  502: 'EXTERNAL_SERVICE_ERROR: an outside service failed',
+  503: 'NOT_CONFIGURED: the outside service this route needs is not configured',
+};
+
+/** OpenAPI `responses` entries for the given error statuses, all with the backend envelope. */
+export function errorResponses(...statuses: (keyof typeof DESCRIPTIONS)[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+      },
+    ]),
+  ) as Record<
+    number,
+    { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }
+  >;
+}

@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono';
+import { clientOrigin } from './client-ip.ts';
+import type { AppEnv } from './env.ts';
+import { ApiError } from './errors.ts';
+
+export interface RateLimitRule {
+  /** Names the bucket family, e.g. `leads`; the key is `<name>:<client ip>`. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Limits a public write route per client IP, in the database so the limit holds across instances.
+ * Over the limit: 429 RATE_LIMITED with `Retry-After`. A request whose IP cannot be known (no socket,
+ * as with in-process tests) is not limited.
+ */
+export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
+  if (rule.limit < 1 || rule.windowMs < 1000) throw new Error(`rate limit ${rule.name}: invalid rule`);
+  return async function rateLimitMiddleware(c, next) {
+    const { ip } = clientOrigin(c, c.var.deps.config.trustProxy);
+    if (ip) {
+      const result = await c.var.deps.rateLimiter.hit(`${rule.name}:${ip}`, rule.limit, rule.windowMs);
+      if (!result.allowed) {
+        throw new ApiError('RATE_LIMITED', 'Too many requests; please wait before trying again.', {
+          headers: { 'Retry-After': String(result.retryAfterSeconds) },
+        });
+      }
+    }
+    await next();
+  };
+}

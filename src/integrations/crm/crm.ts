@@ -1,0 +1,57 @@
+/**
+ * The CRM interface: create (or reuse) the person, the organization and a deal for a lead, and attach
+ * a note with the wizard answers. The real client speaks Pipedrive's v1 REST API; without a token the
+ * offline default skips the sync and says so.
+ */
+export interface CrmLeadInput {
+  /** Our lead id: written into the deal title so a retry can find a deal created by a lost attempt. */
+  reference: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  company: string | null;
+  title: string;
+  /** HTML; every piece of user text in it is already escaped. */
+  noteHtml: string;
+}
+
+export interface CrmIds {
+  personId: number | null;
+  orgId: number | null;
+  dealId: number | null;
+  noteId: number | null;
+}
+
+export interface CrmSyncOptions {
+  /** Ids a previous attempt already created: those steps are skipped. */
+  known: CrmIds;
+  signal: AbortSignal;
+  /** Look for a deal carrying `reference` before creating one (set on retries). */
+  searchExistingDeal: boolean;
+  /** Called as soon as each object exists, so a later failure does not lose its id. */
+  onProgress(ids: Partial<CrmIds>): Promise<void>;
+}
+
+export interface CrmClient {
+  readonly enabled: boolean;
+  /** Returns the ids of the synced objects; throws CrmError on failure. */
+  syncLead(input: CrmLeadInput, options: CrmSyncOptions): Promise<CrmIds>;
+}
+
+export class CrmError extends Error {
+  override name = 'CrmError';
+  /** True when retrying cannot help (bad token, rejected payload). */
+  readonly permanent: boolean;
+  constructor(message: string, permanent = false) {
+    super(message);
+    this.permanent = permanent;
+  }
+}
+
+/** The offline default when PIPEDRIVE_API_TOKEN is unset. */
+export class SkippedCrm implements CrmClient {
+  readonly enabled = false;
+  async syncLead(): Promise<CrmIds> {
+    throw new CrmError('CRM sync skipped: PIPEDRIVE_API_TOKEN is not set', true);
+  }
+}

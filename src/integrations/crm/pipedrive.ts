@@ -1,0 +1,143 @@
+import {
+  type CrmClient,
+  CrmError,
+  type CrmIds,
+  type CrmLeadInput,
+  type CrmSyncOptions,
+  SkippedCrm,
+} from './crm.ts';
+
+interface PipedriveEnvelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: string;
+}
+
+interface SearchData {
+  items?: { item?: { id?: number } }[];
+}
+
+/** Pipedrive REST API v1 with `api_token` authentication. Every call carries the caller's signal. */
+export class PipedriveClient implements CrmClient {
+  readonly enabled = true;
+  readonly #token: string;
+  readonly #baseUrl: string;
+
+  constructor(options: { token: string; apiUrl: string }) {
+    this.#token = options.token;
+    this.#baseUrl = options.apiUrl.replace(/\/+$/, '');
+  }
+
+  async #call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal,
+    options: { query?: Record<string, string>; body?: unknown } = {},
+  ): Promise<T> {
+    const url = new URL(`${this.#baseUrl}/v1${path}`);
+    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+    url.searchParams.set('api_token', this.#token);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(options.body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: options.body ? JSON.stringify(options.body) : undefined,
+        signal,
+      });
+    } catch (error) {
+      // Never include the URL: it carries the token.
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable';
+      throw new CrmError(`Pipedrive ${method} ${path} ${reason}`);
+    }
+    const text = await res.text();
+    let envelope: PipedriveEnvelope<T> | null = null;
+    try {
+      envelope = JSON.parse(text) as PipedriveEnvelope<T>;
+    } catch {
+      envelope = null;
+    }
+    if (!res.ok || !envelope || envelope.success === false) {
+      const permanent = [400, 401, 403, 404, 410, 422].includes(res.status);
+      const detail = envelope?.error ? `: ${String(envelope.error).slice(0, 200)}` : '';
+      throw new CrmError(`Pipedrive ${method} ${path} answered ${res.status}${detail}`, permanent);
+    }
+    return envelope.data as T;
+  }
+
+  async #searchId(path: string, term: string, field: string, exact: boolean, signal: AbortSignal) {
+    const data = await this.#call<SearchData | null>('GET', path, signal, {
+      query: { term, fields: field, exact_match: exact ? 'true' : 'false', limit: '1' },
+    });
+    const id = data?.items?.[0]?.item?.id;
+    return typeof id === 'number' ? id : null;
+  }
+
+  async #create(path: string, body: unknown, signal: AbortSignal): Promise<number> {
+    const data = await this.#call<{ id?: number } | null>('POST', path, signal, { body });
+    if (typeof data?.id !== 'number') throw new CrmError(`Pipedrive POST ${path} returned no id`);
+    return data.id;
+  }
+
+  async syncLead(input: CrmLeadInput, options: CrmSyncOptions): Promise<CrmIds> {
+    const { signal } = options;
+    const ids: CrmIds = { ...options.known };
+
+    if (input.company && ids.orgId === null) {
+      ids.orgId =
+        (await this.#searchId('/organizations/search', input.company, 'name', true, signal)) ??
+        (await this.#create('/organizations', { name: input.company }, signal));
+      await options.onProgress({ orgId: ids.orgId });
+    }
+    if (ids.personId === null) {
+      ids.personId =
+        (await this.#searchId('/persons/search', input.email, 'email', true, signal)) ??
+        (await this.#create(
+          '/persons',
+          {
+            name: input.name,
+            email: [{ value: input.email, primary: true, label: 'work' }],
+            ...(input.phone ? { phone: [{ value: input.phone, primary: true, label: 'work' }] } : {}),
+            ...(ids.orgId !== null ? { org_id: ids.orgId } : {}),
+          },
+          signal,
+        ));
+      await options.onProgress({ personId: ids.personId });
+    }
+    if (ids.dealId === null) {
+      const existing = options.searchExistingDeal
+        ? await this.#searchId('/deals/search', input.reference, 'title', false, signal)
+        : null;
+      ids.dealId =
+        existing ??
+        (await this.#create(
+          '/deals',
+          {
+            title: input.title,
+            person_id: ids.personId,
+            ...(ids.orgId !== null ? { org_id: ids.orgId } : {}),
+          },
+          signal,
+        ));
+      await options.onProgress({ dealId: ids.dealId });
+    }
+    if (ids.noteId === null) {
+      ids.noteId = await this.#create(
+        '/notes',
+        { content: input.noteHtml, deal_id: ids.dealId, person_id: ids.personId },
+        signal,
+      );
+      await options.onProgress({ noteId: ids.noteId });
+    }
+    return ids;
+  }
+}
+
+export function createCrmClient(config: { token: string | undefined; apiUrl: string }): CrmClient {
+  return config.token
+    ? new PipedriveClient({ token: config.token, apiUrl: config.apiUrl })
+    : new SkippedCrm();
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import ipaddr from 'ipaddr.js';
+import { type CountryResponse, Reader } from 'maxmind';
+
+/** IP address → ISO 3166-1 alpha-2 country code, answered locally (no network). */
+export interface GeoIp {
+  /** The country of a public IP, or null (private, reserved, unknown or malformed address). */
+  country(ip: string): string | null;
+  readonly source: string;
+}
+
+/**
+ * The database shipped as an npm package: geo-whois-asn-country (CC0, IPv4 and IPv6, ~8 MB), from
+ * the public WHOIS and ASN registries. Coarser than a commercial database, but offline and free.
+ */
+export function bundledMmdbPath(): string {
+  return createRequire(import.meta.url).resolve(
+    '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb',
+  );
+}
+
+/** Record shapes: ip-location-db writes `country_code`; MaxMind GeoLite2/GeoIP2 `country.iso_code`. */
+type CountryRecord = CountryResponse & { country_code?: string };
+
+const COUNTRY = /^[A-Z]{2}$/;
+
+/** Reads a MaxMind-format (.mmdb) database into memory once; each lookup is a few microseconds. */
+export class MmdbGeoIp implements GeoIp {
+  readonly source: string;
+  readonly #reader: Reader<CountryResponse>;
+
+  constructor(path: string) {
+    this.#reader = new Reader<CountryResponse>(readFileSync(path));
+    this.source = `mmdb (${this.#reader.metadata.databaseType}, ${new Date(this.#reader.metadata.buildEpoch)
+      .toISOString()
+      .slice(0, 10)})`;
+  }
+
+  country(ip: string): string | null {
+    if (!ipaddr.isValid(ip)) return null;
+    // process() turns an IPv4-mapped IPv6 address into IPv4. Registry data also covers private and
+    // reserved ranges (as the registrant's country): only a public unicast address locates a visitor.
+    const address = ipaddr.process(ip);
+    if (address.range() !== 'unicast') return null;
+    let record: CountryRecord | null;
+    try {
+      record = this.#reader.get(address.toString()) as CountryRecord | null;
+    } catch {
+      return null;
+    }
+    const code = (record?.country_code ?? record?.country?.iso_code)?.toUpperCase();
+    return code && COUNTRY.test(code) ? code : null;
+  }
+}
+
+/** The default when no database can be read: every country is unknown. */
+export class NoGeoIp implements GeoIp {
+  readonly source = 'none';
+  country(): null {
+    return null;
+  }
+}
+
+/** Opens the configured database (or the bundled one); on failure logs and falls back to NoGeoIp. */
+export function openGeoIp(path: string | undefined, onError: (error: unknown) => void): GeoIp {
+  try {
+    return new MmdbGeoIp(path ?? bundledMmdbPath());
+  } catch (error) {
+    onError(error);
+    return new NoGeoIp();
+  }
+}

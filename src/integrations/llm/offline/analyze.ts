@@ -1,0 +1,242 @@
+import {
+  ADVICE_CUES,
+  AUDIENCE_CUES,
+  CONSTRAINT_CUES,
+  CONTEXT_CUES,
+  CUSTOM_CUES,
+  type Cue,
+  FEATURE_CUES,
+  GOAL_CUES,
+  INDUSTRY_CUES,
+  INQUIRY_CUES,
+  LATER_CUES,
+  PRIORITY_CUES,
+  SERVICE_CUES,
+  STYLE_CUES,
+  UNCERTAINTY_CUES,
+} from './lexicon.ts';
+import { type Fragment, fold, fragments, negatedAt } from './text.ts';
+import {
+  AUDIENCES,
+  INDUSTRIES,
+  PATH_OF_SERVICE,
+  type PlanPath,
+  PRIMARY_CHOICE,
+  type RefineFields,
+  SERVICES,
+  type SectionKey,
+  type Service,
+  STYLES,
+} from './vocabulary.ts';
+
+export interface Hit {
+  start: number;
+  end: number;
+  /** The visitor's own words that matched. */
+  text: string;
+  weight: number;
+  fragment: number;
+}
+
+export interface Analysis {
+  message: string;
+  fragments: Fragment[];
+  path: PlanPath;
+  /** Score of every path, for alternatives. */
+  pathScores: Record<PlanPath, number>;
+  service: Service | null;
+  serviceScore: number;
+  fields: RefineFields;
+  /** Hits per refine section, in message order. */
+  sections: Record<SectionKey, Hit[]>;
+  /** Hits that decided the path (service, custom, advice, uncertainty cues). */
+  evidence: Hit[];
+  uncertain: boolean;
+}
+
+const SERVICE_THRESHOLD = 1.5;
+const EXISTING = /\b(?:our|my|the|la|el|nuestr[oa]s?|mi|mis|tu|su)\s+(?:\w+\s+)?$/;
+const CREATE_CUES =
+  /\b(?:new|nuev[oa]s?|build|create|crear|hacer|haga|make|montar|redesign|revamp|rebuild|relaunch|refresh|renovar|redisen\w*|desarrollar|develop|launch|lanzar|sacar)\b/;
+const CUSTOM_THRESHOLD = 2.5;
+
+/** Reads a visitor's message the way the offline engine needs it: one deterministic pass. */
+export function analyze(message: string, confirmed: { service?: Service } = {}): Analysis {
+  const folded = fold(message);
+  const parts = fragments(message);
+  const fragmentWeight = weights(folded, parts);
+  const scan = (cues: Cue[], negatable = false) =>
+    collect(message, folded, parts, fragmentWeight, cues, negatable);
+
+  const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s])]));
+  // "our site is slow" talks about an existing site: unless the visitor asks for a new one, such a
+  // mention is context for another service, not a request to build.
+  if (!CREATE_CUES.test(folded)) {
+    for (const key of ['build-website', 'build-application'] as const) {
+      for (const hit of serviceHits.get(key)!) {
+        if (EXISTING.test(folded.slice(Math.max(0, hit.start - 24), hit.start))) hit.weight *= 0.4;
+      }
+    }
+  }
+  const customHits = scan(CUSTOM_CUES);
+  const adviceHits = scan(ADVICE_CUES);
+  const uncertaintyHits = scan(UNCERTAINTY_CUES);
+  const customScore = total(customHits);
+  const adviceScore = total(adviceHits);
+  // A short question about what the agency offers is an inquiry: nothing to build from yet.
+  const inquiry = total(scan(INQUIRY_CUES)) >= 2 && message.split(/\s+/).length <= 12;
+  const uncertain = total(uncertaintyHits) >= 2 || inquiry;
+
+  let service = confirmed.service ?? best(SERVICES, (s) => serviceHits.get(s)!, SERVICE_THRESHOLD);
+  const serviceScore = service ? total(serviceHits.get(service)!) : 0;
+  const advisory = service === 'technical-advisory' || service === 'strategic-consultation';
+
+  let path: PlanPath;
+  if (uncertain && !confirmed.service) {
+    path = 'Technical Review';
+    if (!advisory) service = null;
+  } else if (service === null) {
+    // Nothing else asked for: an AI or integration mention alone is enough for Custom.
+    path = customScore >= CUSTOM_THRESHOLD - 0.5 ? 'Custom' : 'Technical Review';
+  } else if (
+    !advisory &&
+    customScore >= CUSTOM_THRESHOLD &&
+    (service.startsWith('build-') || customScore > serviceScore)
+  ) {
+    path = 'Custom';
+    if (service !== 'build-application' && service !== 'build-website') service = null;
+  } else {
+    path = PATH_OF_SERVICE[service];
+  }
+
+  const pathScores: Record<PlanPath, number> = {
+    Build: 0,
+    Launch: 0,
+    Scale: 0,
+    Custom: customScore,
+    'Technical Review': adviceScore,
+  };
+  for (const s of SERVICES) pathScores[PATH_OF_SERVICE[s]] += total(serviceHits.get(s)!);
+
+  const industryHits = new Map(INDUSTRIES.map((i) => [i, scan(INDUSTRY_CUES[i])]));
+  const audienceHits = new Map(AUDIENCES.map((a) => [a, scan(AUDIENCE_CUES[a])]));
+  const styleHits = new Map(STYLES.map((s) => [s, scan(STYLE_CUES[s], true)]));
+  const industry = best(INDUSTRIES, (i) => industryHits.get(i)!, 1.5, ['technology']);
+  const audience = best(AUDIENCES, (a) => audienceHits.get(a)!, 2);
+  const style = best(STYLES, (s) => styleHits.get(s)!, 2);
+  const initialChoice = service ? PRIMARY_CHOICE[service] : adviceScore >= 2 ? 'advice' : null;
+
+  const sections: Record<SectionKey, Hit[]> = {
+    service: service ? serviceHits.get(service)! : path === 'Custom' ? customHits : [],
+    goal: scan(GOAL_CUES),
+    industry: industry ? industryHits.get(industry)! : [],
+    features: scan(FEATURE_CUES),
+    audience: audience ? audienceHits.get(audience)! : [],
+    style: style ? styleHits.get(style)! : [],
+    constraints: scan(CONSTRAINT_CUES),
+    context: scan(CONTEXT_CUES),
+  };
+  const evidence = [
+    ...(service ? serviceHits.get(service)! : []),
+    ...(path === 'Custom' ? customHits : []),
+    ...(path === 'Technical Review' ? [...uncertaintyHits, ...adviceHits] : []),
+  ].sort((a, b) => a.start - b.start);
+
+  return {
+    message,
+    fragments: parts,
+    path,
+    pathScores,
+    service,
+    serviceScore,
+    fields: { initialChoice, service, industry, audience, style },
+    sections,
+    evidence,
+    uncertain,
+  };
+}
+
+/**
+ * Weight of each fragment: a clause the visitor marks as secondary ("later maybe a portal", or one
+ * that follows "and then") counts half; one marked as the priority counts more.
+ */
+function weights(folded: string, parts: Fragment[]): number[] {
+  return parts.map((part, i) => {
+    const text = folded.slice(part.start, part.end);
+    const between = i > 0 ? folded.slice(parts[i - 1]!.end, part.start) : '';
+    if (PRIORITY_CUES.test(text)) return 1.3;
+    if (/\b(?:then|luego)\b/.test(between)) return 0.5;
+    return 1;
+  });
+}
+
+function collect(
+  message: string,
+  folded: string,
+  parts: Fragment[],
+  fragmentWeight: number[],
+  cues: Cue[],
+  negatable: boolean,
+): Hit[] {
+  const hits: Hit[] = [];
+  // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
+  for (const { re, w } of heaviestFirst(cues)) {
+    for (const match of folded.matchAll(re)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (negatable && negatedAt(folded, start)) continue;
+      if (hits.some((h) => start < h.end && end > h.start)) continue; // one phrase counts once
+      let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
+      if (fragment < 0) fragment = 0;
+      const part = parts[fragment];
+      const before = part ? folded.slice(part.start, start) : '';
+      const later = LATER_CUES.test(before) ? 0.5 : 1;
+      hits.push({
+        start,
+        end,
+        text: message.slice(start, end),
+        weight: w * later * (fragmentWeight[fragment] ?? 1),
+        fragment,
+      });
+    }
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+const sortedCues = new WeakMap<Cue[], Cue[]>();
+function heaviestFirst(cues: Cue[]): Cue[] {
+  let sorted = sortedCues.get(cues);
+  if (!sorted) {
+    sorted = [...cues].sort((a, b) => b.w - a.w);
+    sortedCues.set(cues, sorted);
+  }
+  return sorted;
+}
+
+function total(hits: Hit[]): number {
+  return hits.reduce((sum, h) => sum + h.weight, 0);
+}
+
+/** The value with the highest score at or over `threshold`; ties go to `preferred`, then to the earliest mention. */
+function best<T extends string>(
+  values: readonly T[],
+  hitsOf: (value: T) => Hit[],
+  threshold: number,
+  preferred: T[] = [],
+): T | null {
+  let winner: T | null = null;
+  let winnerScore = 0;
+  let winnerStart = Number.POSITIVE_INFINITY;
+  for (const value of values) {
+    const hits = hitsOf(value);
+    const score = total(hits) + (preferred.includes(value) && hits.length > 0 ? 0.5 : 0);
+    const start = hits[0]?.start ?? Number.POSITIVE_INFINITY;
+    if (score < threshold) continue;
+    if (score > winnerScore + 1e-9 || (Math.abs(score - winnerScore) < 1e-9 && start < winnerStart)) {
+      winner = value;
+      winnerScore = score;
+      winnerStart = start;
+    }
+  }
+  return winner;
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { AI_LIMITS } from '../../../features/ai/limits.ts';
+import { RecommendResponseSchema, RefineResponseSchema } from '../../../features/ai/schemas.ts';
+import { recommendPlan, refineMessage } from '../../../features/ai/service.ts';
+import { fold, fragments } from './text.ts';
+
+interface Case {
+  id: string;
+  locale: string;
+  message: string;
+  path: string;
+  fields: Record<string, string | null>;
+}
+
+const EVAL = join(import.meta.dirname, '../../../../eval');
+const cases = [
+  'ai-cases.json',
+  'ai-holdout.json',
+  'ai-holdout-2.json',
+  'ai-holdout-3.json',
+  'ai-holdout-4.json',
+].flatMap((file) => (JSON.parse(readFileSync(join(EVAL, file), 'utf8')) as { cases: Case[] }).cases);
+const ctx = {
+  llm: null,
+  search: { search: async () => [] },
+  wizardUrl: 'https://site.test/wizard',
+  logger: pino({ level: 'silent' }),
+};
+
+describe('offline engine on the whole evaluation set', () => {
+  it.each(cases.map((c) => [c.id, c] as const))('%s answers within the documented schema', async (_id, c) => {
+    const recommendation = RecommendResponseSchema.parse(
+      await recommendPlan({ message: c.message, locale: c.locale }, ctx),
+    );
+    expect(recommendation.language).toBe(c.locale.startsWith('es') ? 'es' : 'en');
+    expect(recommendation.rationale.signals.length).toBeGreaterThanOrEqual(AI_LIMITS.signalsMin);
+    if (recommendation.recommendedPath === 'Technical Review') expect(recommendation.confidence).toBe('low');
+    const folded = fold(c.message);
+    // Signals and detected needs come from the visitor's own words (or say that details are missing).
+    for (const signal of recommendation.rationale.signals) {
+      expect(folded.includes(fold(signal).trim()) || /few details|pocos detalles/.test(signal)).toBe(true);
+    }
+    for (const need of recommendation.detectedNeeds) expect(folded).toContain(fold(need).trim());
+
+    const refinement = RefineResponseSchema.parse(
+      await refineMessage({ message: c.message, locale: c.locale }, ctx),
+    );
+    // The refine summary holds facts from the visitor only: their own words.
+    expect(refinement.summary).toBe(c.message.replace(/\s+/g, ' ').trim());
+  });
+
+  it('is deterministic', async () => {
+    const c = cases[0]!;
+    const a = await recommendPlan({ message: c.message, locale: c.locale }, ctx);
+    const b = await recommendPlan({ message: c.message, locale: c.locale }, ctx);
+    expect(a).toEqual(b);
+  });
+
+  it('answers a one-word message and a 2000-character message', async () => {
+    for (const message of ['x', 'website '.repeat(250).trim()]) {
+      RecommendResponseSchema.parse(await recommendPlan({ message }, ctx));
+      RefineResponseSchema.parse(await refineMessage({ message }, ctx));
+    }
+  });
+});
+
+describe('text helpers', () => {
+  it('fold keeps offsets aligned with the original', () => {
+    const text = 'Página 👋 ÉXITO señal';
+    const folded = fold(text);
+    expect(folded.length).toBe(text.length);
+    expect(folded.indexOf('exito')).toBe(text.indexOf('ÉXITO'));
+  });
+
+  it('splits clauses at punctuation and conjunctions', () => {
+    expect(fragments('A website, then an app. But first SEO').map((f) => f.text)).toEqual([
+      'A website',
+      'then an app',
+      'first SEO',
+    ]);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Text helpers of the offline engine. `fold` maps every character to exactly one character
+ * (lower case, accents removed, anything but letters and digits → space), so an index found in the
+ * folded text is the same index in the original: matches can be quoted in the visitor's own words.
+ */
+export function fold(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128) {
+      if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) out += text[i];
+      else if (code >= 65 && code <= 90) out += String.fromCharCode(code + 32);
+      else out += ' ';
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      out += ' '; // each half of an astral character (emoji…) becomes one space
+    } else {
+      out += foldChar(text[i]!);
+    }
+  }
+  return out;
+}
+
+const foldedChars = new Map<string, string>();
+
+/** One non-ASCII BMP character folded to one character (`é` → `e`, `Ñ` → `n`, `€` → space). */
+function foldChar(ch: string): string {
+  let folded = foldedChars.get(ch);
+  if (folded === undefined) {
+    const base = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    folded = base.length === 1 && /[a-z0-9]/.test(base) ? base : ' ';
+    if (foldedChars.size < 4096) foldedChars.set(ch, folded);
+  }
+  return folded;
+}
+
+/** Folds for search: like `fold`, with whitespace collapsed. */
+export function foldForSearch(text: string): string {
+  return fold(text).replace(/\s+/g, ' ').trim();
+}
+
+export interface Fragment {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Splits a message into clauses at sentence punctuation and at the conjunctions that usually start
+ * a new idea (but, and then, also / pero, y luego, además). Each fragment keeps its offsets.
+ */
+export function fragments(message: string): Fragment[] {
+  const out: Fragment[] = [];
+  const boundary = /[.!?;:\n]+|,\s*|\s+(?:but|and then|also|then|pero|y luego|además|ademas|aunque)\s+/giu;
+  let last = 0;
+  for (const match of message.matchAll(boundary)) {
+    push(out, message, last, match.index);
+    last = match.index + match[0].length;
+  }
+  push(out, message, last, message.length);
+  return out;
+}
+
+function push(out: Fragment[], message: string, start: number, end: number) {
+  const raw = message.slice(start, end);
+  const lead = raw.length - raw.trimStart().length;
+  const text = raw
+    .trim()
+    .replace(/^[-–—•*"'“”¿¡(]+\s*/u, '')
+    .replace(/[\s"'“”)]+$/u, '');
+  if (text.length > 1) out.push({ text, start: start + lead, end });
+}
+
+const LEAD_INS = new RegExp(
+  `^(?:${[
+    'hi|hello|hey|hola|buenas|buenos dias|che|parce|oye|mira',
+    'we need|we want|we would like|we d like|i need|i want|i d like|i would like|looking for|we are looking for|i m looking for',
+    'necesitamos|necesito|queremos|quiero|buscamos|busco|nos gustaria|me gustaria',
+  ].join('|')})\\b[\\s,]*`,
+);
+
+/** A fragment with its conversational lead-in removed ("we need a new site" → "a new site"). */
+export function trimLeadIn(text: string): string {
+  let current = text;
+  for (let i = 0; i < 3; i++) {
+    const match = LEAD_INS.exec(fold(current));
+    if (!match || match[0].length === 0) break;
+    current = current.slice(match[0].length);
+  }
+  const trimmed = current.trim();
+  return trimmed.length > 1 ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : text;
+}
+
+/** Cuts `text` to at most `max` characters, at a word boundary when one is near, with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+const NEGATION = /\b(?:not|no|nothing|without|never|nada|sin|ni|nunca)\s+(?:\w+\s+){0,1}$/;
+
+/** True when the word at `index` of the folded text is negated ("nothing corporate", "sin colores"). */
+export function negatedAt(folded: string, index: number): boolean {
+  return NEGATION.test(folded.slice(Math.max(0, index - 24), index));
+}

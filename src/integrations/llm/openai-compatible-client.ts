@@ -1,0 +1,188 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError } from 'ai';
+import type { ChatMessage, CompletionRequest, LlmClient } from './llm-client.ts';
+import { LlmError } from './llm-client.ts';
+
+export interface OpenAiCompatibleOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  /** Per attempt: the whole answer for `complete`, the first delta for `stream`. */
+  timeoutMs: number;
+  /** Pause before the one retry. */
+  retryDelayMs?: number;
+}
+
+type ChatModel = ReturnType<ReturnType<typeof createOpenAICompatible>['chatModel']>;
+type CallOptions = Parameters<ChatModel['doGenerate']>[0];
+
+class AttemptTimeout extends Error {
+  override name = 'AttemptTimeout';
+}
+
+/**
+ * The real client of the OpenAI-compatible chat-completions API (`POST $AI_BASE_URL/chat/completions`)
+ * through the AI SDK's `@ai-sdk/openai-compatible` provider. We call the provider's model directly
+ * (`doGenerate`/`doStream`) so that the retry policy is ours: one retry on 5xx, network errors and
+ * timeouts, none on 4xx; the SDK's own retries back off for seconds, which a page request cannot
+ * afford. `response_format: json_object` is requested when asked for; a provider that refuses it
+ * with a 400 is asked again without it, and never again during this process.
+ */
+export class OpenAiCompatibleClient implements LlmClient {
+  readonly model: string;
+  readonly #chat: ChatModel;
+  readonly #timeoutMs: number;
+  readonly #retryDelayMs: number;
+  #jsonModeRefused = false;
+
+  constructor(options: OpenAiCompatibleOptions) {
+    this.model = options.model;
+    this.#timeoutMs = options.timeoutMs;
+    this.#retryDelayMs = options.retryDelayMs ?? 100;
+    const provider = createOpenAICompatible({
+      name: 'ai',
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey || undefined,
+    });
+    this.#chat = provider.chatModel(options.model);
+  }
+
+  async complete(request: CompletionRequest): Promise<string> {
+    return this.#withRetry(request, async (options, signal) => {
+      const result = await this.#chat.doGenerate({ ...options, abortSignal: signal });
+      const text = result.content
+        .filter((part) => part.type === 'text')
+        .map((part) => (part as { text: string }).text)
+        .join('');
+      if (text.trim() === '') throw new LlmError('The model answered without any text.');
+      return text;
+    });
+  }
+
+  async *stream(request: CompletionRequest): AsyncIterable<string> {
+    // Retrying is only possible until the first delta: after that the caller has already used it.
+    const { reader, first, controller } = await this.#withRetry(request, async (options, signal) => {
+      const controller = new AbortController();
+      const abort = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', abort, { once: true });
+      const { stream } = await this.#chat.doStream({
+        ...options,
+        abortSignal: AbortSignal.any([controller.signal, ...(request.signal ? [request.signal] : [])]),
+      });
+      const reader = stream.getReader();
+      const first = await nextDelta(reader);
+      signal.removeEventListener('abort', abort);
+      return { reader, first, controller };
+    });
+    try {
+      if (first === null) throw new LlmError('The model answered without any text.');
+      yield first;
+      for (;;) {
+        const delta = await withTimeout(nextDelta(reader), this.#timeoutMs, () => controller.abort());
+        if (delta === null) return;
+        yield delta;
+      }
+    } catch (error) {
+      throw toLlmError(error);
+    } finally {
+      controller.abort();
+      reader.releaseLock();
+    }
+  }
+
+  async #withRetry<T>(
+    request: CompletionRequest,
+    attempt: (options: CallOptions, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      const controller = new AbortController();
+      const signal = request.signal
+        ? AbortSignal.any([controller.signal, request.signal])
+        : controller.signal;
+      const options = this.#callOptions(request);
+      try {
+        return await withTimeout(attempt(options, signal), this.#timeoutMs, () =>
+          controller.abort(new AttemptTimeout()),
+        );
+      } catch (error) {
+        if (request.signal?.aborted) throw new LlmError('The model call was cancelled.', { cause: error });
+        if (options.responseFormat && refusesJsonMode(error)) {
+          this.#jsonModeRefused = true;
+          tries--;
+          continue;
+        }
+        if (tries >= 2 || !isRetryable(error)) throw toLlmError(error);
+        await new Promise((resolve) => setTimeout(resolve, this.#retryDelayMs));
+      } finally {
+        controller.abort();
+      }
+    }
+  }
+
+  #callOptions(request: CompletionRequest): CallOptions {
+    return {
+      prompt: request.messages.map(toPromptMessage),
+      maxOutputTokens: request.maxTokens,
+      temperature: request.temperature,
+      responseFormat:
+        request.responseFormat === 'json' && !this.#jsonModeRefused ? { type: 'json' } : undefined,
+    };
+  }
+}
+
+function toPromptMessage(message: ChatMessage): CallOptions['prompt'][number] {
+  if (message.role === 'system') return { role: 'system', content: message.content };
+  return { role: message.role, content: [{ type: 'text', text: message.content }] };
+}
+
+type PartReader = ReadableStreamDefaultReader<
+  Awaited<ReturnType<ChatModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never
+>;
+
+/** The next text delta of the stream, or null at its end; a provider `error` part throws. */
+async function nextDelta(reader: PartReader): Promise<string | null> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return null;
+    if (value.type === 'text-delta' && value.delta !== '') return value.delta;
+    if (value.type === 'error') throw toLlmError(value.error);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new AttemptTimeout(`The model did not answer within ${ms} ms.`));
+    }, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof AttemptTimeout) return true;
+  if (APICallError.isInstance(error)) {
+    // No status: the connection failed before an answer (reset, refused), worth one more try.
+    return error.statusCode === undefined || error.statusCode >= 500;
+  }
+  return false;
+}
+
+function refusesJsonMode(error: unknown): boolean {
+  return (
+    APICallError.isInstance(error) &&
+    error.statusCode === 400 &&
+    /response_format|json_object|json mode/i.test(`${error.message} ${error.responseBody ?? ''}`)
+  );
+}
+
+function toLlmError(error: unknown): LlmError {
+  if (error instanceof LlmError) return error;
+  if (error instanceof AttemptTimeout) return new LlmError(error.message, { cause: error });
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode === undefined ? 'no answer' : `HTTP ${error.statusCode}`;
+    return new LlmError(`The model call failed (${status}).`, { cause: error });
+  }
+  return new LlmError('The model answered in an unusable shape.', { cause: error });
+}

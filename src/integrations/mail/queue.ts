@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import type { JobQueue, QueueStatus } from '../../queue/job-queue.ts';
+import { namedQueue, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
+import type { MailMessage } from './message.ts';
+import { getOutboxByKey, markOutbox, type OutboxStatus, outboxCounts, recordOutbox } from './outbox.ts';
+import type { MailTransport } from './transport.ts';
+
+/**
+ * ConfirmationEmailQueue of the spec: every e-mail the service sends goes through it (leads, support,
+ * contact). Its `/enqueue` and `/status` operations are `enqueueEmail` and `emailQueueStatus`; they are
+ * functions, never public routes.
+ */
+export const EMAIL_QUEUE = 'confirmation-email';
+/** With the queue's backoff (1 s doubling, capped at 15 min) this rides out an SMTP outage of hours. */
+export const EMAIL_MAX_ATTEMPTS = 20;
+
+export interface EmailJob {
+  idempotencyKey: string;
+  message: MailMessage;
+}
+
+/** What the mail functions need from the dependencies (Dependencies satisfies it). */
+export interface MailDeps {
+  db: Db;
+  jobs: JobQueue;
+  worker: QueueWorker;
+  mail: MailTransport;
+  /** Failed sends are counted here (`deps.metrics`) when present. */
+  metrics?: { recordOutboundError(service: string): void };
+}
+
+export function emailQueue(jobs: JobQueue) {
+  return namedQueue<EmailJob>(jobs, { name: EMAIL_QUEUE, maxAttempts: EMAIL_MAX_ATTEMPTS });
+}
+
+/**
+ * Keeps the message in the outbox and queues its delivery, once per idempotency key (e.g.
+ * `${leadId}:confirmation`): enqueuing the same key again changes nothing.
+ */
+export async function enqueueEmail(
+  deps: MailDeps,
+  message: MailMessage,
+  idempotencyKey: string,
+): Promise<{ outboxId: string; jobId: string; created: boolean }> {
+  const outboxId = await recordOutbox(deps.db, message, {
+    idempotencyKey,
+    transport: deps.mail.kind,
+    from: deps.mail.from,
+  });
+  const job = await emailQueue(deps.jobs).enqueue({ idempotencyKey, message }, { idempotencyKey });
+  if (job.created) deps.worker.poke();
+  return { outboxId, jobId: job.id, created: job.created };
+}
+
+export interface EmailQueueStatus {
+  queue: QueueStatus;
+  transport: 'smtp' | 'outbox';
+  outbox: Record<OutboxStatus, number>;
+}
+
+export async function emailQueueStatus(deps: MailDeps): Promise<EmailQueueStatus> {
+  const [queue, outbox] = await Promise.all([emailQueue(deps.jobs).status(), outboxCounts(deps.db)]);
+  return { queue, transport: deps.mail.kind, outbox };
+}
+
+/** A stable Message-ID per idempotency key, so a re-send after a lost acknowledgement can be deduplicated. */
+export function messageIdFor(idempotencyKey: string, from: string): string {
+  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
+  const hash = createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32);
+  return `<${hash}@${domain}>`;
+}
+
+/** The queue's handler: deliver, record the outcome on the outbox row, throw to retry. */
+export function emailQueueDefinition(
+  deps: Pick<MailDeps, 'db' | 'mail' | 'metrics'>,
+): QueueDefinition<EmailJob> {
+  return {
+    name: EMAIL_QUEUE,
+    maxAttempts: EMAIL_MAX_ATTEMPTS,
+    concurrency: 2,
+    leaseMs: 120_000,
+    async handle({ idempotencyKey, message }) {
+      const row = await getOutboxByKey(deps.db, idempotencyKey);
+      if (row && (row.status === 'sent' || row.status === 'stored')) return;
+      if (!row) {
+        await recordOutbox(deps.db, message, {
+          idempotencyKey,
+          transport: deps.mail.kind,
+          from: deps.mail.from,
+        });
+      }
+      try {
+        const result = await deps.mail.send(message, {
+          messageId: messageIdFor(idempotencyKey, deps.mail.from),
+        });
+        await markOutbox(deps.db, idempotencyKey, {
+          status: deps.mail.kind === 'smtp' ? 'sent' : 'stored',
+          messageId: result.messageId,
+          attempted: true,
+        });
+      } catch (error) {
+        deps.metrics?.recordOutboundError('smtp');
+        await markOutbox(deps.db, idempotencyKey, {
+          status: 'retrying',
+          error: error instanceof Error ? error.message : String(error),
+          attempted: true,
+        });
+        throw error;
+      }
+    },
+    async onDead({ idempotencyKey }, error) {
+      await markOutbox(deps.db, idempotencyKey, {
+        status: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+        attempted: false,
+      });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { addressList, type MailMessage } from './message.ts';
+
+/** How mail leaves the service: SMTP, or the stored outbox when SMTP_URL is unset. */
+export interface MailTransport {
+  readonly kind: 'smtp' | 'outbox';
+  readonly from: string;
+  /** Sends the message; throws when the server refused it or could not be reached. */
+  send(message: MailMessage, options: { messageId: string }): Promise<{ messageId: string | null }>;
+}
+
+export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 } as const;
+
+/** nodemailer over `smtp://user:pass@host:port` (or `smtps://` for implicit TLS). */
+export class SmtpTransport implements MailTransport {
+  readonly kind = 'smtp';
+  readonly from: string;
+  readonly #transporter: Transporter;
+
+  constructor(smtpUrl: string, from: string) {
+    this.from = from;
+    const url = new URL(smtpUrl);
+    const secure = url.protocol === 'smtps:';
+    this.#transporter = nodemailer.createTransport({
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port ? Number(url.port) : secure ? 465 : 587,
+      secure,
+      auth: url.username
+        ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+        : undefined,
+      connectionTimeout: SMTP_TIMEOUTS.connectionMs,
+      greetingTimeout: SMTP_TIMEOUTS.greetingMs,
+      socketTimeout: SMTP_TIMEOUTS.socketMs,
+    });
+  }
+
+  async send(message: MailMessage, options: { messageId: string }) {
+    const info = await this.#transporter.sendMail({
+      from: this.from,
+      to: addressList(message.to),
+      cc: addressList(message.cc),
+      bcc: addressList(message.bcc),
+      replyTo: message.replyTo,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      messageId: options.messageId,
+      attachments: (message.attachments ?? []).map((a) =>
+        a.path
+          ? { filename: a.filename, contentType: a.contentType, path: a.path }
+          : {
+              filename: a.filename,
+              contentType: a.contentType,
+              content: Buffer.from(a.contentBase64 ?? '', 'base64'),
+            },
+      ),
+    });
+    return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
+  }
+}
+
+/**
+ * The offline default: nothing leaves the machine. The message is already kept in the outbox table
+ * (see outbox.ts) with its recipients, subject, text, HTML and attachment metadata for the admin.
+ */
+export class OutboxTransport implements MailTransport {
+  readonly kind = 'outbox';
+  readonly from: string;
+  constructor(from: string) {
+    this.from = from;
+  }
+  async send() {
+    return { messageId: null };
+  }
+}
+
+export function createMailTransport(config: { smtpUrl: string | undefined; from: string }): MailTransport {
+  return config.smtpUrl ? new SmtpTransport(config.smtpUrl, config.from) : new OutboxTransport(config.from);
+}

@@ -1,0 +1,240 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, join, relative, resolve } from 'node:path';
+import * as cheerio from 'cheerio';
+import { chunkDocument, type ParsedDocument, parseHtml, parseMarkdown } from './chunk.ts';
+import type { IndexedDocument, ReplaceOutcome, SqlSearchIndex } from './sql-search-index.ts';
+
+/**
+ * Ingestion into the search index from a folder of Markdown/HTML files, a sitemap URL (or one page
+ * URL), or the configured WordPress site. These URLs come from the operator's command line, not from
+ * visitors, so a plain fetch with a timeout is enough here; visitor-supplied URLs go through the
+ * safe-fetch integration instead.
+ */
+export interface IngestProgress {
+  start(total: number): void;
+  /** One document done (or failed); `total` may grow while a sitemap or WordPress is paged through. */
+  tick(label: string, total?: number): void;
+  stop(): void;
+}
+
+export interface IngestOptions {
+  wordpressApiUrl?: string;
+  progress?: IngestProgress;
+  timeoutMs?: number;
+  /** Upper bound on pages read from a sitemap or WordPress. */
+  maxDocuments?: number;
+}
+
+export interface IngestReport {
+  added: number;
+  updated: number;
+  unchanged: number;
+  failed: { location: string; reason: string }[];
+}
+
+const DOCUMENT_EXTENSIONS = new Set(['.md', '.markdown', '.mdx', '.html', '.htm']);
+const WORDPRESS_PAGE_SIZE = 100;
+
+const silent: IngestProgress = { start() {}, tick() {}, stop() {} };
+
+/** `target`: a folder path, an `http(s)://` sitemap or page URL, or `wordpress`. */
+export async function ingest(
+  index: SqlSearchIndex,
+  target: string,
+  options: IngestOptions = {},
+): Promise<IngestReport> {
+  const progress = options.progress ?? silent;
+  const report: IngestReport = { added: 0, updated: 0, unchanged: 0, failed: [] };
+  const count = (outcome: ReplaceOutcome) => {
+    report[outcome]++;
+  };
+  const fetcher = new Fetcher(options.timeoutMs ?? 15_000);
+  const max = options.maxDocuments ?? 5000;
+  try {
+    if (target === 'wordpress' || target === 'wp') {
+      if (!options.wordpressApiUrl)
+        throw new Error('WORDPRESS_API_URL is not set; cannot ingest the WordPress site.');
+      await ingestWordPress(index, options.wordpressApiUrl, fetcher, progress, report, count, max);
+    } else if (/^https?:\/\//i.test(target)) {
+      await ingestUrl(index, target, fetcher, progress, report, count, max);
+    } else {
+      await ingestFolder(index, target, progress, report, count);
+    }
+  } finally {
+    progress.stop();
+  }
+  return report;
+}
+
+async function ingestFolder(
+  index: SqlSearchIndex,
+  folder: string,
+  progress: IngestProgress,
+  report: IngestReport,
+  count: (o: ReplaceOutcome) => void,
+) {
+  const root = resolve(folder);
+  const info = await stat(root).catch(() => null);
+  if (!info) throw new Error(`${folder} does not exist.`);
+  const files = info.isDirectory() ? await listDocuments(root) : [root];
+  const base = info.isDirectory() ? root : resolve(root, '..');
+  progress.start(files.length);
+  for (const file of files) {
+    const source = relative(base, file).split('\\').join('/');
+    try {
+      const text = await readFile(file, 'utf8');
+      const parsed = /\.html?$/i.test(file) ? parseHtml(text) : parseMarkdown(text);
+      count(await index.replaceDocument(toDocument(`file:${source}`, null, source, parsed)));
+    } catch (error) {
+      report.failed.push({ location: source, reason: reason(error) });
+    }
+    progress.tick(source);
+  }
+}
+
+async function listDocuments(folder: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) out.push(...(await listDocuments(path)));
+    else if (DOCUMENT_EXTENSIONS.has(extname(entry.name).toLowerCase())) out.push(path);
+  }
+  return out.sort();
+}
+
+async function ingestUrl(
+  index: SqlSearchIndex,
+  url: string,
+  fetcher: Fetcher,
+  progress: IngestProgress,
+  report: IngestReport,
+  count: (o: ReplaceOutcome) => void,
+  max: number,
+) {
+  const first = await fetcher.text(url);
+  const pages = /<(urlset|sitemapindex)[\s>]/i.test(first) ? await sitemapPages(first, fetcher, max) : null;
+  if (!pages) {
+    progress.start(1);
+    count(await index.replaceDocument(toDocument(url, url, null, parseHtml(first))));
+    progress.tick(url);
+    return;
+  }
+  progress.start(pages.length);
+  for (const page of pages) {
+    try {
+      count(await index.replaceDocument(toDocument(page, page, null, parseHtml(await fetcher.text(page)))));
+    } catch (error) {
+      report.failed.push({ location: page, reason: reason(error) });
+    }
+    progress.tick(page);
+  }
+}
+
+/** The page URLs of a sitemap, following a sitemap index one level down. */
+async function sitemapPages(xml: string, fetcher: Fetcher, max: number): Promise<string[]> {
+  const $ = cheerio.load(xml, { xml: true });
+  const pages = $('url > loc')
+    .map((_, el) => $(el).text().trim())
+    .get();
+  for (const nested of $('sitemap > loc')
+    .map((_, el) => $(el).text().trim())
+    .get()) {
+    if (pages.length >= max) break;
+    const inner = cheerio.load(await fetcher.text(nested), { xml: true });
+    pages.push(
+      ...inner('url > loc')
+        .map((_, el) => inner(el).text().trim())
+        .get(),
+    );
+  }
+  return [...new Set(pages.filter((p) => /^https?:\/\//i.test(p)))].slice(0, max);
+}
+
+interface WordPressPost {
+  id: number;
+  link?: string;
+  title?: { rendered?: string };
+  content?: { rendered?: string };
+}
+
+async function ingestWordPress(
+  index: SqlSearchIndex,
+  apiUrl: string,
+  fetcher: Fetcher,
+  progress: IngestProgress,
+  report: IngestReport,
+  count: (o: ReplaceOutcome) => void,
+  max: number,
+) {
+  const base = apiUrl.replace(/\/+$/, '');
+  let totalPages = 1;
+  let done = 0;
+  for (let page = 1; page <= totalPages && done < max; page++) {
+    const url = `${base}/posts?per_page=${WORDPRESS_PAGE_SIZE}&page=${page}&_fields=id,link,title,content`;
+    const response = await fetcher.get(url);
+    if (page === 1) {
+      totalPages = Number(response.headers.get('x-wp-totalpages') ?? 1) || 1;
+      progress.start(Number(response.headers.get('x-wp-total') ?? 0) || WORDPRESS_PAGE_SIZE);
+    }
+    const posts = (await response.json()) as WordPressPost[];
+    if (!Array.isArray(posts)) throw new Error(`${url} did not answer a list of posts.`);
+    for (const post of posts) {
+      const location = post.link ?? `post ${post.id}`;
+      try {
+        const title = post.title?.rendered ? cheerio.load(post.title.rendered).text().trim() : null;
+        const parsed = parseHtml(`<main>${post.content?.rendered ?? ''}</main>`);
+        count(
+          await index.replaceDocument(
+            toDocument(`wp:${post.id}`, post.link ?? null, 'wordpress', { ...parsed, title }),
+          ),
+        );
+      } catch (error) {
+        report.failed.push({ location, reason: reason(error) });
+      }
+      done++;
+      progress.tick(location);
+    }
+    if (posts.length === 0) break;
+  }
+}
+
+function toDocument(
+  key: string,
+  url: string | null,
+  source: string | null,
+  parsed: ParsedDocument,
+): IndexedDocument {
+  return { key, url, source, title: parsed.title, chunks: chunkDocument(parsed) };
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+class Fetcher {
+  readonly #timeoutMs: number;
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  async get(url: string): Promise<Response> {
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(this.#timeoutMs),
+      headers: {
+        'user-agent': 'agency-backend-ingest/1.0',
+        accept: 'text/html, application/xml, application/json;q=0.9, */*;q=0.5',
+      },
+      redirect: 'follow',
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`${url} answered HTTP ${response.status}.`);
+    }
+    return response;
+  }
+
+  async text(url: string): Promise<string> {
+    return (await this.get(url)).text();
+  }
+}

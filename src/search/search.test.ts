@@ -1,0 +1,225 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../testing/database.ts';
+import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
+import { createTestApp, type TestContext } from '../testing/test-app.ts';
+import { chunkDocument, parseHtml, parseMarkdown } from './chunk.ts';
+import { ingest } from './ingest.ts';
+import { SqlSearchIndex } from './sql-search-index.ts';
+
+const CORPUS = join(import.meta.dirname, '../../corpus');
+
+describe('chunking', () => {
+  it('keeps headings with their paragraphs and reads the front-matter title', () => {
+    const doc = parseMarkdown(
+      '---\ntitle: "Doc"\n---\n# Top\n\nIntro **text** with a [link](http://x).\n\n## Sub\n\n- item one\n- item two\n',
+    );
+    expect(doc.title).toBe('Doc');
+    expect(chunkDocument(doc)).toEqual(['Top\nIntro text with a link.', 'Top › Sub\nitem one item two']);
+  });
+
+  it('cuts long sections into chunks of a few hundred words with overlap', () => {
+    const words = Array.from({ length: 500 }, (_, i) => `w${i}`);
+    const chunks = chunkDocument(
+      {
+        title: null,
+        blocks: [
+          { level: 2, text: 'H' },
+          { level: 0, text: words.join(' ') },
+        ],
+      },
+      200,
+      40,
+    );
+    expect(chunks.length).toBe(3);
+    expect(chunks[0]!.startsWith('H\nw0 ')).toBe(true);
+    expect(chunks[1]!.startsWith('H\nw160 ')).toBe(true); // 40 words of overlap
+  });
+
+  it('reads HTML without scripts or navigation', () => {
+    const doc = parseHtml(
+      '<html><head><title>Page</title><script>var x=1</script></head><body><nav>Menu</nav><main><h1>Hi</h1><p>Body <b>text</b></p><ul><li>One</li></ul></main></body></html>',
+    );
+    expect(doc.title).toBe('Page');
+    expect(doc.blocks).toEqual([
+      { level: 1, text: 'Hi' },
+      { level: 0, text: 'Body text' },
+      { level: 0, text: 'One' },
+    ]);
+  });
+});
+
+describe.each(await testEngines())('search index on %s', (engine) => {
+  let t: TestContext;
+  let index: SqlSearchIndex;
+  beforeAll(async () => {
+    t = await createTestApp({ engine });
+    index = new SqlSearchIndex(t.deps.db);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an empty index answers count 0 with 200', async () => {
+    const res = await t.app.request('/api/ai/search-test?q=website');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ query: 'website', count: 0, results: [] });
+  });
+
+  it('ingests the sample corpus idempotently and ranks the right path first', async () => {
+    const first = await ingest(index, CORPUS);
+    expect(first).toMatchObject({ added: 5, updated: 0, failed: [] });
+    const stats = await index.stats();
+    const again = await ingest(index, CORPUS);
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 5 });
+    expect(await index.stats()).toEqual(stats);
+
+    const res = await t.app.request('/api/ai/search-test?q=%20%20mobile%20app%20MVP%20%20');
+    const body = await res.json();
+    expect(body.query).toBe('mobile app MVP');
+    expect(body.count).toBeGreaterThan(0);
+    expect(body.results[0].source).toBe('launch.md');
+    expect(typeof body.results[0].score).toBe('number');
+    for (const result of body.results) expect(result.text.length).toBeLessThanOrEqual(800);
+  });
+
+  it('folds accents and handles Spanish queries', async () => {
+    const hits = await index.search('automatización de procesos y facturacion');
+    expect(hits[0]?.source).toBe('custom.md');
+    const accented = await index.search('auditoría de código');
+    const plain = await index.search('auditoria de codigo');
+    expect(accented.map((h) => h.text)).toEqual(plain.map((h) => h.text));
+    expect(accented[0]?.source).toBe('technical-review.md');
+  });
+
+  it('treats query syntax as plain words', async () => {
+    for (const q of ['"unbalanced', 'NEAR(a b)', 'a & b | !c', "x' or 1=1 --", '*', '())(']) {
+      const res = await t.app.request(`/api/ai/search-test?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('cuts the query to 500 characters', async () => {
+    const res = await t.app.request(`/api/ai/search-test?q=${'seo '.repeat(300)}`);
+    const body = await res.json();
+    expect(body.query.length).toBeLessThanOrEqual(500);
+  });
+
+  it('re-ingesting a changed document replaces its chunks; source follows url, source, title, item key', async () => {
+    await index.replaceDocument({
+      key: 'doc-a',
+      url: null,
+      source: null,
+      title: 'Zebra title',
+      chunks: ['zebra one', 'zebra two'],
+    });
+    expect((await index.search('zebra')).map((h) => h.source)).toEqual(['Zebra title', 'Zebra title']);
+    expect(
+      await index.replaceDocument({
+        key: 'doc-a',
+        url: 'https://x.test/z',
+        source: 's',
+        title: 't',
+        chunks: ['zebra three'],
+      }),
+    ).toBe('updated');
+    const hits = await index.search('zebra');
+    expect(hits.map((h) => [h.source, h.text])).toEqual([['https://x.test/z', 'zebra three']]);
+    await index.replaceDocument({ key: 'doc-b', url: null, source: null, title: null, chunks: ['quokka'] });
+    expect((await index.search('quokka'))[0]?.source).toBe('doc-b#0');
+    expect(await index.removeDocument('doc-b')).toBe(true);
+    expect(await index.search('quokka')).toEqual([]);
+  });
+});
+
+describe('ingestion from URLs', () => {
+  let site: StandIn;
+  let t: TestContext;
+  let index: SqlSearchIndex;
+  beforeAll(async () => {
+    site = await startStandIn((req, res) => {
+      const base = site.url;
+      if (req.url === '/sitemap.xml') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/pages.xml</loc></sitemap></sitemapindex>`,
+        );
+        return;
+      }
+      if (req.url === '/pages.xml') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/a</loc></url><url><loc>${base}/b</loc></url><url><loc>${base}/missing</loc></url></urlset>`,
+        );
+        return;
+      }
+      if (req.url === '/a' || req.url === '/b') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          `<html><head><title>Page ${req.url}</title></head><body><h1>Heading</h1><p>platypus page ${req.url}</p></body></html>`,
+        );
+        return;
+      }
+      if (req.url?.startsWith('/wp/posts')) {
+        const page = Number(new URL(req.url, base).searchParams.get('page'));
+        const posts = page === 1 ? [1, 2].map((id) => post(id)) : [post(3)];
+        return sendJson(res, 200, posts, { 'X-WP-Total': '3', 'X-WP-TotalPages': '2' });
+      }
+      sendJson(res, 404, {});
+    });
+    t = await createTestApp();
+    index = new SqlSearchIndex(t.deps.db);
+  });
+  afterAll(async () => {
+    await t.close();
+    await site.close();
+  });
+  const post = (id: number) => ({
+    id,
+    link: `https://blog.test/post-${id}`,
+    title: { rendered: `Post &amp; ${id}` },
+    content: { rendered: `<h2>Part</h2><p>wombat story ${id}</p>` },
+  });
+
+  it('follows a sitemap index, reports failed pages, and is idempotent', async () => {
+    const ticks: string[] = [];
+    const progress = { start() {}, tick: (label: string) => ticks.push(label), stop() {} };
+    const report = await ingest(index, `${site.url}/sitemap.xml`, { progress });
+    expect(report.added).toBe(2);
+    expect(report.failed.map((f) => f.location)).toEqual([`${site.url}/missing`]);
+    expect(ticks).toHaveLength(3);
+    const hits = await index.search('platypus');
+    expect(hits.map((h) => h.source).sort()).toEqual([`${site.url}/a`, `${site.url}/b`]);
+    expect((await ingest(index, `${site.url}/sitemap.xml`)).unchanged).toBe(2);
+  });
+
+  it('pages through the WordPress posts', async () => {
+    const report = await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp` });
+    expect(report).toMatchObject({ added: 3, failed: [] });
+    const hits = await index.search('wombat');
+    expect(hits).toHaveLength(3);
+    expect(hits.every((h) => h.source.startsWith('https://blog.test/post-'))).toBe(true);
+    expect(hits[0]?.title).toMatch(/^Post & \d$/);
+  });
+
+  it('refuses wordpress without WORDPRESS_API_URL and a missing folder', async () => {
+    await expect(ingest(index, 'wordpress')).rejects.toThrow(/WORDPRESS_API_URL/);
+    await expect(ingest(index, '/nonexistent/folder')).rejects.toThrow(/does not exist/);
+  });
+
+  it('ingests a folder of HTML and Markdown files, skipping other files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-'));
+    try {
+      await writeFile(join(dir, 'one.html'), '<h1>Koala</h1><p>koala facts</p>');
+      await writeFile(join(dir, 'two.md'), '# Koala two\n\nmore koala');
+      await writeFile(join(dir, 'skip.txt'), 'koala');
+      expect((await ingest(index, dir)).added).toBe(2);
+      expect((await index.search('koala')).map((h) => h.source).sort()).toEqual(['one.html', 'two.md']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { type Db, engineOf, withTransaction } from '../db/database.ts';
+import type { SearchHit, SearchIndex } from './search-index.ts';
+import { indexText, queryTerms } from './search-text.ts';
+
+declare module '../db/schema.ts' {
+  interface Database {
+    search_documents: {
+      key: string;
+      url: string | null;
+      source: string | null;
+      title: string | null;
+      content_hash: string;
+      chunk_count: number;
+      updated_at: number;
+    };
+    search_chunks: {
+      id: string;
+      document_key: string;
+      position: number;
+      url: string | null;
+      source: string | null;
+      title: string | null;
+      item_key: string | null;
+      text: string;
+      created_at: number;
+    };
+  }
+}
+
+/** A document to index: its metadata and its chunks' text, in order. */
+export interface IndexedDocument {
+  /** Stable identity: the same key re-ingested replaces the previous chunks. */
+  key: string;
+  url: string | null;
+  source: string | null;
+  title: string | null;
+  chunks: string[];
+}
+
+export type ReplaceOutcome = 'added' | 'updated' | 'unchanged';
+
+const FALLBACK_SOURCE = 'search index';
+
+/** The search index on the app's database: SQLite FTS5 + bm25, or PostgreSQL tsvector + ts_rank. */
+export class SqlSearchIndex implements SearchIndex {
+  readonly #db: Db;
+  readonly #postgres: boolean;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#postgres = engineOf(db) === 'postgres';
+  }
+
+  async search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+    const terms = queryTerms(query);
+    if (terms.length === 0) return [];
+    const limit = Math.max(1, Math.min(options.limit ?? 5, 50));
+    const rows = this.#postgres
+      ? await this.#searchPostgres(terms, limit)
+      : await this.#searchSqlite(terms, limit);
+    return rows.map((row) => ({
+      // ai-api.md: the source is the first of url, source, title, item key, then a fallback.
+      source: row.url || row.source || row.title || row.item_key || FALLBACK_SOURCE,
+      text: row.text,
+      score: Math.round(Number(row.score) * 1e6) / 1e6,
+      url: row.url,
+      title: row.title,
+    }));
+  }
+
+  async #searchSqlite(terms: string[], limit: number) {
+    // Each term quoted: FTS5 query syntax in visitor text can never be interpreted.
+    const match = terms.map((t) => `"${t}"`).join(' OR ');
+    const result = await sql<ChunkRow>`
+      select c.url, c.source, c.title, c.item_key, c.text, -bm25(search_fts) as score
+      from search_fts join search_chunks c on c.id = search_fts.chunk_id
+      where search_fts match ${match}
+      order by bm25(search_fts) limit ${limit}`.execute(this.#db);
+    return result.rows;
+  }
+
+  async #searchPostgres(terms: string[], limit: number) {
+    const tsquery = terms.join(' | '); // terms are [a-z0-9]+ after folding: no tsquery syntax can slip in
+    const result = await sql<ChunkRow>`
+      select url, source, title, item_key, text, ts_rank(tsv, to_tsquery('simple', ${tsquery})) as score
+      from search_chunks
+      where tsv @@ to_tsquery('simple', ${tsquery})
+      order by score desc, position asc limit ${limit}`.execute(this.#db);
+    return result.rows;
+  }
+
+  /** Replaces a document's chunks in one transaction; a document whose content did not change is left alone. */
+  async replaceDocument(doc: IndexedDocument): Promise<ReplaceOutcome> {
+    const hash = createHash('sha256')
+      .update(JSON.stringify([doc.url, doc.source, doc.title, doc.chunks]))
+      .digest('hex');
+    return withTransaction(this.#db, async (tx) => {
+      const existing = await tx
+        .selectFrom('search_documents')
+        .select('content_hash')
+        .where('key', '=', doc.key)
+        .executeTakeFirst();
+      if (existing?.content_hash === hash) return 'unchanged';
+      await this.#deleteChunks(tx, doc.key);
+      const now = Date.now();
+      await tx
+        .insertInto('search_documents')
+        .values({
+          key: doc.key,
+          url: doc.url,
+          source: doc.source,
+          title: doc.title,
+          content_hash: hash,
+          chunk_count: doc.chunks.length,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            url: doc.url,
+            source: doc.source,
+            title: doc.title,
+            content_hash: hash,
+            chunk_count: doc.chunks.length,
+            updated_at: now,
+          }),
+        )
+        .execute();
+      for (const [position, text] of doc.chunks.entries()) {
+        const id = randomUUID();
+        const body = indexText(`${doc.title ?? ''} ${text}`);
+        const row = {
+          id,
+          document_key: doc.key,
+          position,
+          url: doc.url,
+          source: doc.source,
+          title: doc.title,
+          item_key: `${doc.key}#${position}`,
+          text,
+          created_at: now,
+        };
+        if (this.#postgres) {
+          await sql`insert into search_chunks (id, document_key, position, url, source, title, item_key, text, created_at, tsv)
+            values (${row.id}, ${row.document_key}, ${row.position}, ${row.url}, ${row.source}, ${row.title}, ${row.item_key}, ${row.text}, ${row.created_at}, to_tsvector('simple', ${body}))`.execute(
+            tx,
+          );
+        } else {
+          await tx.insertInto('search_chunks').values(row).execute();
+          await sql`insert into search_fts (chunk_id, body) values (${id}, ${body})`.execute(tx);
+        }
+      }
+      return existing ? 'updated' : 'added';
+    });
+  }
+
+  /** Removes a document and its chunks; true when it existed. */
+  async removeDocument(key: string): Promise<boolean> {
+    return withTransaction(this.#db, async (tx) => {
+      await this.#deleteChunks(tx, key);
+      const result = await tx.deleteFrom('search_documents').where('key', '=', key).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  async stats(): Promise<{ documents: number; chunks: number }> {
+    const documents = await this.#db
+      .selectFrom('search_documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const chunks = await this.#db
+      .selectFrom('search_chunks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { documents: Number(documents.n), chunks: Number(chunks.n) };
+  }
+
+  async #deleteChunks(tx: Db, key: string) {
+    if (!this.#postgres) {
+      await sql`delete from search_fts where chunk_id in (select id from search_chunks where document_key = ${key})`.execute(
+        tx,
+      );
+    }
+    await tx.deleteFrom('search_chunks').where('document_key', '=', key).execute();
+  }
+}
+
+interface ChunkRow {
+  url: string | null;
+  source: string | null;
+  title: string | null;
+  item_key: string | null;
+  text: string;
+  score: number | string;
+}
