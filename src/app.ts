@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
+import { adminRoutes } from './features/admin/routes.ts';
 import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
@@ -14,6 +15,7 @@ import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { postsRoutes } from './features/posts/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
+import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { limitBody } from './http/body.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
@@ -43,7 +45,7 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** Paths that read their own (multipart) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track']);
+const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track', TICKETS_PATH]);
 
 export function createApp(deps: Dependencies) {
   const app = new OpenAPIHono<AppEnv>();
@@ -98,6 +100,8 @@ export function createApp(deps: Dependencies) {
   app.route('/', analyticsRoutes());
   errorStyles.push(aiErrorStyle);
   app.route('/', aiRoutes());
+  app.route('/', supportRoutes());
+  app.route('/', adminRoutes());
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({

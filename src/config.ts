@@ -100,9 +100,9 @@ export const envSchema = z.object({
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
   ),
-  UPLOADS_DIR: optionalString,
   ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
   GEOIP_DB_PATH: optionalString,
+  UPLOAD_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
@@ -189,7 +189,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'comma list of hosts URL analysis may reach although private (tests, intranets)',
     'empty',
   ],
-  UPLOADS_DIR: ['folder for ticket attachments', 'unset: kept in the database'],
+  UPLOAD_TIMEOUT_MS: ['longest time a ticket upload (multipart body) may take to arrive', '`120000`'],
   LOG_LEVEL: ['pino level', '`info`'],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
   WORKERS_ENABLED: ['`false` runs no queue workers in this instance', 'enabled'],
@@ -241,13 +241,14 @@ export interface Config {
   };
   trustProxy: 'none' | 'cloudflare' | 'xff';
   fetchAllowHosts: string[];
-  uploadsDir: string | undefined;
   analytics: {
     /** Track requests per client IP per minute; 0 turns the limit off. */
     trackRateLimitPerMinute: number;
     /** A MaxMind-format country database; unset: the one shipped in the npm package. */
     geoipDbPath: string | undefined;
   };
+  /** A ticket's multipart body must arrive completely within this time (408 otherwise). */
+  uploadTimeoutMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
@@ -356,8 +357,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
-    uploadsDir: e.UPLOADS_DIR,
     analytics: { trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT, geoipDbPath: e.GEOIP_DB_PATH },
+    uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,

@@ -6,12 +6,14 @@ import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
 import { AnalyticsRecorder } from './features/analytics/recorder.ts';
 import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
-import { crmQueueDefinition } from './features/leads/crm-sync.ts';
+import { LEAD_CRM_SOURCE, leadCrmSource } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
+import { SUPPORT_CRM_SOURCE, supportCrmSource } from './features/support/send.ts';
 import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { crmQueueDefinition } from './integrations/crm/sync.ts';
 import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
 import { OpenAiCompatibleClient } from './integrations/llm/openai-compatible-client.ts';
@@ -166,7 +168,9 @@ export async function createDependencies(
     },
   };
   worker.register(emailQueueDefinition(deps));
-  worker.register(crmQueueDefinition(deps));
+  worker.register(
+    crmQueueDefinition(deps, { [LEAD_CRM_SOURCE]: leadCrmSource, [SUPPORT_CRM_SOURCE]: supportCrmSource }),
+  );
   return deps;
 }
 

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifySubmission } from '../../integrations/llm/classification.ts';
 import { type CompletionRequest, type LlmClient, LlmError } from '../../integrations/llm/llm-client.ts';
 import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
 import type { TestContext } from '../../testing/test-app.ts';
-import { classifySubmission } from './classify.ts';
 import { getLead } from './store.ts';
 import { leadsApp, postLead, submission } from './test-support.ts';
 

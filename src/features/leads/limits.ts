@@ -22,13 +22,6 @@ export const LEAD_SUBMIT_RATE = { limit: 30, windowMs: 60 * 60 * 1000 } as const
 /** An identical submission (same e-mail, same answers) within this window returns the first lead. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
-/** Budget of the first, in-request CRM attempt; later attempts run from the queue. */
-export const CRM_INLINE_TIMEOUT_MS = 4000;
-export const CRM_QUEUE_TIMEOUT_MS = 15_000;
-
-/** Budget of the language-model classification before the built-in classifier decides instead. */
-export const CLASSIFY_TIMEOUT_MS = 10_000;
-
 /** Pagination of GET /api/leads. */
 export const LEAD_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 

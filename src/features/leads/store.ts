@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import type { CrmOutcome } from '../../integrations/crm/sync.ts';
 
 declare module '../../db/schema.ts' {
   interface Database {
@@ -50,12 +51,8 @@ export interface LeadSteps {
   audience?: string;
 }
 
-export interface PipedriveOutcome {
-  success: boolean;
-  /** The Pipedrive deal id. */
-  leadId: number | null;
-  message: string;
-}
+/** The CRM outcome shown as `pipedrive` (`leadId` is the Pipedrive deal id). */
+export type PipedriveOutcome = CrmOutcome;
 
 export interface Lead {
   id: string;

@@ -4,8 +4,14 @@ export interface MailAttachment {
   contentType: string;
   /** The bytes, base64-encoded (small files) … */
   contentBase64?: string;
-  /** … or a path on this machine's disk (uploads). */
+  /** … or a path on this machine's disk … */
   path?: string;
+  /**
+   * … or bytes kept in the database (`db/blob-store.ts`, e.g. ticket uploads): the queue payload then
+   * carries only the id, and the bytes are read when the message is sent. `size` is for the outbox.
+   */
+  blobId?: string;
+  size?: number;
 }
 
 export interface MailMessage {

@@ -40,7 +40,7 @@ export interface AttachmentMeta {
   contentType: string;
   /** Bytes, when known (inline content). */
   size: number | null;
-  source: 'inline' | 'path';
+  source: 'inline' | 'path' | 'blob';
 }
 
 export interface OutboxMessage {
@@ -95,8 +95,8 @@ export function attachmentMeta(message: MailMessage): AttachmentMeta[] {
   return (message.attachments ?? []).map((a) => ({
     filename: a.filename,
     contentType: a.contentType,
-    size: a.contentBase64 !== undefined ? Buffer.from(a.contentBase64, 'base64').length : null,
-    source: a.path ? 'path' : 'inline',
+    size: a.contentBase64 !== undefined ? Buffer.from(a.contentBase64, 'base64').length : (a.size ?? null),
+    source: a.blobId ? 'blob' : a.path ? 'path' : 'inline',
   }));
 }
 
@@ -174,7 +174,7 @@ export async function markOutbox(
 /** The outbox for the admin: newest first, with a total. */
 export async function listOutbox(
   db: Db,
-  options: { page?: number; limit?: number; status?: OutboxStatus } = {},
+  options: { page?: number; limit?: number; status?: OutboxStatus; keyPrefix?: string } = {},
 ): Promise<{ messages: OutboxMessage[]; total: number; page: number; limit: number }> {
   const page = Math.max(1, options.page ?? 1);
   const limit = Math.min(200, Math.max(1, options.limit ?? 50));
@@ -189,6 +189,12 @@ export async function listOutbox(
   if (options.status) {
     count = count.where('status', '=', options.status);
     rows = rows.where('status', '=', options.status);
+  }
+  if (options.keyPrefix) {
+    // One lead's e-mails: their idempotency keys are `${leadId}:${kind}`.
+    const pattern = `${options.keyPrefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    count = count.where(sql<string>`idempotency_key`, 'like', sql<string>`${pattern} escape '\\'`);
+    rows = rows.where(sql<string>`idempotency_key`, 'like', sql<string>`${pattern} escape '\\'`);
   }
   const [{ total }, list] = await Promise.all([count.executeTakeFirstOrThrow(), rows.execute()]);
   return { messages: list.map(toMessage), total: Number(total), page, limit };

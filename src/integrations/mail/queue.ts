@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { getBlob } from '../../db/blob-store.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobQueue, QueueStatus } from '../../queue/job-queue.ts';
-import { namedQueue, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
+import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
 import type { MailMessage } from './message.ts';
 import { getOutboxByKey, markOutbox, type OutboxStatus, outboxCounts, recordOutbox } from './outbox.ts';
 import type { MailTransport } from './transport.ts';
@@ -71,6 +72,20 @@ export function messageIdFor(idempotencyKey: string, from: string): string {
   return `<${hash}@${domain}>`;
 }
 
+/** Reads attachments kept in the database (`blobId`) into the message, just before it is sent. */
+async function withStoredAttachments(db: Db, message: MailMessage): Promise<MailMessage> {
+  if (!message.attachments?.some((a) => a.blobId)) return message;
+  const attachments = await Promise.all(
+    message.attachments.map(async (a) => {
+      if (!a.blobId) return a;
+      const bytes = await getBlob(db, a.blobId);
+      if (!bytes) throw new PermanentJobError(`attachment ${a.blobId} no longer exists`);
+      return { filename: a.filename, contentType: a.contentType, contentBase64: bytes.toString('base64') };
+    }),
+  );
+  return { ...message, attachments };
+}
+
 /** The queue's handler: deliver, record the outcome on the outbox row, throw to retry. */
 export function emailQueueDefinition(
   deps: Pick<MailDeps, 'db' | 'mail' | 'metrics'>,
@@ -91,7 +106,7 @@ export function emailQueueDefinition(
         });
       }
       try {
-        const result = await deps.mail.send(message, {
+        const result = await deps.mail.send(await withStoredAttachments(deps.db, message), {
           messageId: messageIdFor(idempotencyKey, deps.mail.from),
         });
         await markOutbox(deps.db, idempotencyKey, {

@@ -1,9 +1,16 @@
 import type { Logger } from 'pino';
-import type { LlmClient } from '../../integrations/llm/llm-client.ts';
-import { type ClassifierInput, classifyLeadOffline } from '../../integrations/llm/offline/classifier.ts';
-import { parseModelJson } from '../../integrations/llm/parse-json.ts';
-import { CLASSIFY_TIMEOUT_MS } from './limits.ts';
-import type { LeadClassification } from './store.ts';
+import type { LlmClient } from './llm-client.ts';
+import { type ClassifierInput, classifyLeadOffline, type LeadClass } from './offline/classifier.ts';
+import { parseModelJson } from './parse-json.ts';
+
+/**
+ * Lead / spam / vendor classification of a visitor's submission, shared by the features that receive
+ * one (the leads wizard, the support contact form).
+ */
+type LeadClassification = LeadClass;
+
+/** Budget of the language-model classification before the built-in classifier decides instead. */
+export const CLASSIFY_TIMEOUT_MS = 10_000;
 
 export interface Classification {
   classification: LeadClassification;
@@ -14,7 +21,7 @@ export interface Classification {
 const CLASSES = new Set<LeadClassification>(['lead', 'spam', 'vendor']);
 
 const SYSTEM_PROMPT = [
-  "You sort submissions of a software agency's project wizard (English or Spanish).",
+  "You sort submissions of a software agency's website forms: the project wizard and the contact form (English or Spanish).",
   'Answer with exactly one JSON object and nothing else:',
   '{"classification": "lead" | "spam" | "vendor", "reason": "<one short sentence>"}',
   '- lead: a person or business that may want the agency to build or improve software, websites or apps.',

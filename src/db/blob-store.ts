@@ -1,0 +1,51 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { DbOrTx } from './database.ts';
+
+declare module './schema.ts' {
+  interface Database {
+    blobs: {
+      id: string;
+      sha256: string;
+      size: number;
+      /** BLOB on SQLite, BYTEA on PostgreSQL. */
+      content: Uint8Array;
+      created_at: number;
+    };
+  }
+}
+
+/**
+ * Bytes kept in the database (uploaded attachments): written inside the caller's transaction, read
+ * back by id (e.g. by the mail queue when it sends an attachment). Table created by 0008_support.
+ */
+export interface StoredBlob {
+  id: string;
+  sha256: string;
+  size: number;
+}
+
+export async function putBlob(db: DbOrTx, bytes: Uint8Array): Promise<StoredBlob> {
+  const blob = {
+    id: `blob_${randomUUID()}`,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    size: bytes.byteLength,
+  };
+  await db
+    .insertInto('blobs')
+    .values({
+      ...blob,
+      content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      created_at: Date.now(),
+    })
+    .execute();
+  return blob;
+}
+
+export async function getBlob(db: DbOrTx, id: string): Promise<Buffer | null> {
+  const row = await db.selectFrom('blobs').select('content').where('id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  const content = row.content;
+  return Buffer.isBuffer(content)
+    ? content
+    : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+}

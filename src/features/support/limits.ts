@@ -1,0 +1,78 @@
+/** Limits of the support routes: the schemas, the multipart reader, the docs and the tests import these. */
+
+const MB = 1024 * 1024;
+
+/** `POST /api/support/send` (JSON) field lengths. */
+export const SEND_LIMITS = {
+  name: 200,
+  email: 254,
+  company: 200,
+  subject: 200,
+  message: 5000,
+  recaptchaToken: 4096,
+} as const;
+
+/** `POST /api/support/tickets` text field lengths (multipart fields). */
+export const TICKET_LIMITS = {
+  fullName: 200,
+  email: 254,
+  issueType: 100,
+  companyName: 200,
+  productUrl: 2048,
+  description: 10_000,
+  recaptchaToken: 4096,
+} as const;
+
+export const URGENCIES = ['low', 'medium', 'high', 'critical'] as const;
+
+/** The multipart upload of a ticket, enforced while the body streams in. */
+export const UPLOAD_LIMITS = {
+  /** Files in the repeated `attachments` field; the next one is refused with 400. */
+  maxFiles: 5,
+  /** One file; a larger one ends the upload with 413. */
+  maxFileBytes: 10 * MB,
+  /** All files together; more ends the upload with 413. */
+  maxTotalFileBytes: 25 * MB,
+  /** Text fields: how many, and the size of one (the description is the longest). */
+  maxFields: 20,
+  maxFieldBytes: 64 * 1024,
+  /** Parts of any kind (fields and files), so a body of thousands of empty parts ends early. */
+  maxParts: 40,
+  /** Room for the fields and multipart framing on top of the files, for a declared Content-Length. */
+  framingAllowanceBytes: 1 * MB,
+  /** A stored file name: longer names are shortened (the extension is kept). */
+  maxFileNameLength: 120,
+  /** No byte for this long ends the upload with 408 (a client that stalls mid-body). */
+  idleTimeoutMs: 20_000,
+} as const;
+
+/** The largest Content-Length a ticket may declare; more is refused with 413 before a byte is read. */
+export const MAX_TICKET_BODY_BYTES = UPLOAD_LIMITS.maxTotalFileBytes + UPLOAD_LIMITS.framingAllowanceBytes;
+
+/**
+ * File types a ticket may carry, identified by their bytes (magic numbers, via `file-type`), with the
+ * extensions a stored name may keep. Plain text has no magic number: see `TEXT_TYPE`.
+ */
+export const ALLOWED_FILE_TYPES: Record<string, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'application/pdf': ['pdf'],
+};
+
+/**
+ * Plain text (logs, notes) is accepted when no magic number matches AND the bytes are valid UTF-8
+ * without control characters other than tab, CR, LF and form feed. It is stored and mailed as
+ * `text/plain` with a `.txt`/`.log`/`.csv` name whatever it was called (an `.html` or `.svg` file is
+ * never served as markup).
+ */
+export const TEXT_TYPE = { contentType: 'text/plain', extensions: ['txt', 'log', 'csv'] } as const;
+
+/** Per client IP, shared across instances (the `rateLimit` middleware). */
+export const SUPPORT_SEND_RATE = { limit: 20, windowMs: 60 * 60 * 1000 } as const;
+export const TICKET_RATE = { limit: 20, windowMs: 60 * 60 * 1000 } as const;
+
+/** Ticket ids: `TICKET-YYYYMMDD-XXXXXX` (UTC date, six characters from a CSPRNG). */
+export const TICKET_ID_PATTERN = /^TICKET-\d{8}-[A-Z0-9]{6}$/;
+export const TICKET_SUFFIX_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

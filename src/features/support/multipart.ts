@@ -1,0 +1,314 @@
+import busboy from 'busboy';
+import { fileTypeFromBuffer } from 'file-type';
+import { ApiError } from '../../http/errors.ts';
+import { sanitizeFileName, withExtension } from './file-names.ts';
+import { ALLOWED_FILE_TYPES, MAX_TICKET_BODY_BYTES, TEXT_TYPE, UPLOAD_LIMITS } from './limits.ts';
+
+/** An accepted attachment, held in memory until the whole ticket is valid (at most 25 MB in all). */
+export interface UploadedFile {
+  position: number;
+  originalName: string;
+  /** Sanitised, with an extension matching the detected type. */
+  filename: string;
+  /** What the client claimed (kept for the record, never trusted). */
+  declaredType: string | null;
+  /** Detected from the bytes. */
+  contentType: string;
+  bytes: Buffer;
+}
+
+export interface ParsedUpload {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+export interface UploadOptions {
+  /** The whole body must arrive within this time. */
+  timeoutMs: number;
+  idleTimeoutMs?: number;
+  /** The field that carries files (repeated). */
+  fileField?: string;
+}
+
+/** Bytes `file-type` needs to recognise every allowed format. */
+const SNIFF_BYTES = 4100;
+const CLOSE = { Connection: 'close' };
+/** After a violation, at most this much of the rest of a body is read (and dropped) before answering. */
+const DRAIN_LIMIT_BYTES = MAX_TICKET_BODY_BYTES;
+
+const fail = (code: ConstructorParameters<typeof ApiError>[0], message: string) =>
+  new ApiError(code, message, { headers: CLOSE });
+
+/** Tab, LF, FF, CR. */
+const ALLOWED_TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
+
+/** Plain text: valid UTF-8 and no control characters except tab, LF, CR and form feed. */
+function isPlainText(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return false;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return false;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && !ALLOWED_TEXT_CONTROLS.has(code)) || code === 0x7f) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads a multipart/form-data body while it streams in, enforcing UPLOAD_LIMITS as bytes arrive: the
+ * sixth file (400), a file over the per-file size or files over the total (413), a file whose bytes
+ * are not an allowed type (415), too many or too long fields (400), a body that stalls or never ends
+ * (408). The first violation ends the read at once; nothing has been stored at that point. Errors
+ * carry `Connection: close` because the unread rest of the body makes the connection unusable.
+ */
+export async function readMultipart(request: Request, options: UploadOptions): Promise<ParsedUpload> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as multipart/form-data.');
+  }
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > MAX_TICKET_BODY_BYTES) {
+    throw fail('PAYLOAD_TOO_LARGE', `The upload is larger than ${MAX_TICKET_BODY_BYTES} bytes.`);
+  }
+  if (!request.body) throw new ApiError('VALIDATION_ERROR', 'The request has no body.');
+
+  const fileField = options.fileField ?? 'attachments';
+  const idleMs = Math.min(options.idleTimeoutMs ?? UPLOAD_LIMITS.idleTimeoutMs, options.timeoutMs);
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  const pending: Promise<void>[] = [];
+  let totalFileBytes = 0;
+  let failure: ApiError | null = null;
+  let fileCount = 0;
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: {
+        files: UPLOAD_LIMITS.maxFiles,
+        fileSize: UPLOAD_LIMITS.maxFileBytes,
+        fields: UPLOAD_LIMITS.maxFields,
+        fieldSize: UPLOAD_LIMITS.maxFieldBytes,
+        parts: UPLOAD_LIMITS.maxParts,
+        fieldNameSize: 100,
+      },
+    });
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'The multipart body is malformed (no usable boundary).');
+  }
+  const setFailure = (error: ApiError) => {
+    failure ??= error;
+  };
+
+  parser.on('field', (name, value, info) => {
+    if (info.nameTruncated || info.valueTruncated) {
+      return setFailure(fail('VALIDATION_ERROR', `${name}: the field is too long.`));
+    }
+    if (Object.hasOwn(fields, name))
+      return setFailure(fail('VALIDATION_ERROR', `${name}: sent more than once.`));
+    fields[name] = value;
+  });
+
+  parser.on('file', (name, stream, info) => {
+    const position = ++fileCount;
+    if (failure || name !== fileField) {
+      if (!failure)
+        setFailure(fail('VALIDATION_ERROR', `Files are only accepted in the field "${fileField}".`));
+      stream.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let sniffed: Promise<void> | null = null;
+    let detected: string | null | undefined; // undefined: not yet known; null: no magic number
+    const sniff = () => {
+      sniffed ??= fileTypeFromBuffer(Buffer.concat(chunks).subarray(0, SNIFF_BYTES))
+        .catch(() => undefined)
+        .then((type) => {
+          detected = type?.mime ?? null;
+          if (detected !== null && !ALLOWED_FILE_TYPES[detected]) {
+            setFailure(
+              fail(
+                'UNSUPPORTED_MEDIA_TYPE',
+                `${sanitizeFileName(info.filename ?? '', position)}: files of type ${detected} are not accepted.`,
+              ),
+            );
+          }
+        });
+      return sniffed;
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      size += chunk.length;
+      totalFileBytes += chunk.length;
+      if (totalFileBytes > UPLOAD_LIMITS.maxTotalFileBytes) {
+        setFailure(
+          fail(
+            'PAYLOAD_TOO_LARGE',
+            `The attachments together exceed ${UPLOAD_LIMITS.maxTotalFileBytes} bytes.`,
+          ),
+        );
+        return;
+      }
+      chunks.push(chunk);
+      if (size >= SNIFF_BYTES) void sniff();
+    });
+    stream.on('limit', () => {
+      setFailure(
+        fail(
+          'PAYLOAD_TOO_LARGE',
+          `${sanitizeFileName(info.filename ?? '', position)}: a file may be at most ${UPLOAD_LIMITS.maxFileBytes} bytes.`,
+        ),
+      );
+    });
+    pending.push(
+      new Promise<void>((resolve) => {
+        stream.on('end', () => {
+          if (failure) return resolve();
+          if (size === 0 && !info.filename) return resolve(); // an empty file input of a browser form
+          const original = info.filename ?? '';
+          if (size === 0) {
+            setFailure(
+              fail('VALIDATION_ERROR', `${sanitizeFileName(original, position)}: the file is empty.`),
+            );
+            return resolve();
+          }
+          void sniff().then(() => {
+            if (failure) return resolve();
+            const bytes = Buffer.concat(chunks);
+            const safeName = sanitizeFileName(original, position);
+            let type: string;
+            let extensions: readonly string[];
+            if (detected) {
+              type = detected;
+              extensions = ALLOWED_FILE_TYPES[detected]!;
+            } else if (isPlainText(bytes)) {
+              type = TEXT_TYPE.contentType;
+              extensions = TEXT_TYPE.extensions;
+            } else {
+              setFailure(fail('UNSUPPORTED_MEDIA_TYPE', `${safeName}: this type of file is not accepted.`));
+              return resolve();
+            }
+            files.push({
+              position,
+              originalName: original.slice(0, 1000),
+              filename: withExtension(safeName, extensions),
+              declaredType: info.mimeType ? info.mimeType.slice(0, 200) : null,
+              contentType: type,
+              bytes,
+            });
+            resolve();
+          });
+        });
+      }),
+    );
+  });
+
+  parser.on('filesLimit', () =>
+    setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`)),
+  );
+  parser.on('fieldsLimit', () =>
+    setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFields} fields may be sent.`)),
+  );
+  parser.on('partsLimit', () =>
+    setFailure(fail('VALIDATION_ERROR', 'The multipart body has too many parts.')),
+  );
+
+  const parsed = new Promise<void>((resolve) => {
+    parser.on('close', () => resolve());
+    parser.on('error', () => {
+      setFailure(fail('VALIDATION_ERROR', 'The multipart body is malformed or incomplete.'));
+      resolve();
+    });
+  });
+
+  await pump(request.body, parser, {
+    deadline: Date.now() + options.timeoutMs,
+    idleMs,
+    stopped: () => failure !== null,
+    onFailure: setFailure,
+  });
+  if (!failure) await parsed;
+  if (!failure) await Promise.all(pending);
+  if (failure) throw failure;
+  files.sort((a, b) => a.position - b.position);
+  return { fields, files: files.map((f, index) => ({ ...f, position: index + 1 })) };
+}
+
+/**
+ * Feeds the body into the parser chunk by chunk, with backpressure, until it ends or a time bound
+ * passes. After a violation nothing more is parsed or kept, but the rest of the body is still read
+ * and discarded (up to DRAIN_LIMIT_BYTES, within the same time bounds) so the client, which is still
+ * sending, can read the 4xx answer; cancelling the body would reset the connection instead.
+ */
+async function pump(
+  body: ReadableStream<Uint8Array>,
+  parser: busboy.Busboy,
+  options: { deadline: number; idleMs: number; stopped: () => boolean; onFailure: (error: ApiError) => void },
+): Promise<void> {
+  const reader = body.getReader();
+  let timer: NodeJS.Timeout | undefined;
+  let discarded = 0;
+  try {
+    for (;;) {
+      const remaining = options.deadline - Date.now();
+      const wait = Math.min(remaining, options.idleMs);
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), Math.max(0, wait));
+        }),
+      ]);
+      clearTimeout(timer);
+      if (next === 'timeout') {
+        options.onFailure(
+          fail(
+            'REQUEST_TIMEOUT',
+            remaining <= options.idleMs
+              ? 'The upload did not complete in time.'
+              : 'The upload stalled: no data arrived for too long.',
+          ),
+        );
+        return;
+      }
+      if (next.done) {
+        if (!options.stopped()) parser.end();
+        return;
+      }
+      if (options.stopped()) {
+        discarded += next.value.byteLength;
+        if (discarded > DRAIN_LIMIT_BYTES) return;
+        continue;
+      }
+      if (!parser.write(next.value)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            parser.off('drain', done);
+            parser.off('close', done);
+            parser.off('error', done);
+            resolve();
+          };
+          parser.on('drain', done);
+          parser.on('close', done);
+          parser.on('error', done);
+        });
+      }
+    }
+  } catch {
+    // The client went away mid-body.
+    options.onFailure(fail('VALIDATION_ERROR', 'The upload was interrupted.'));
+  } finally {
+    clearTimeout(timer);
+    try {
+      reader.releaseLock();
+    } catch {
+      // A read still pending after a time bound: nothing more to do with this body.
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+
+describe('support routes in the API description', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  it('documents both routes; the ticket body as multipart with the attachments field', async () => {
+    const doc = (await (await ctx.app.request('/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    expect(doc.paths['/api/support/send']?.post).toBeDefined();
+    const ticket = doc.paths['/api/support/tickets']?.post;
+    expect(JSON.stringify(ticket?.requestBody?.content['multipart/form-data'])).toContain(
+      'SupportTicketRequest',
+    );
+    expect(Object.keys(doc.components.schemas.SupportTicketRequest?.properties ?? {})).toEqual(
+      expect.arrayContaining(['fullName', 'urgency', 'recaptchaToken', 'attachments']),
+    );
+  });
+
+  it('wrong method → 405 with Allow', async () => {
+    const res = await ctx.app.request('/api/support/tickets');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('POST');
+  });
+});

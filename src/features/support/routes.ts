@@ -1,0 +1,99 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireJson } from '../../http/body.ts';
+import { clientOrigin } from '../../http/client-ip.ts';
+import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { SUPPORT_SEND_RATE, TICKET_RATE, UPLOAD_LIMITS } from './limits.ts';
+import { readMultipart } from './multipart.ts';
+import { SupportSendBody, SupportSendResponse, TicketCreated, TicketMultipart } from './schemas.ts';
+import { sendSupportMessage } from './send.ts';
+import { createTicket } from './tickets.ts';
+
+const ErrorResponse = z
+  .object({
+    success: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
+  })
+  .openapi('ErrorEnvelope');
+
+const errors = (statuses: Record<number, string>) =>
+  Object.fromEntries(
+    Object.entries(statuses).map(([status, description]) => [
+      status,
+      { description, content: { 'application/json': { schema: ErrorResponse } } },
+    ]),
+  );
+
+export const TICKETS_PATH = '/api/support/tickets';
+
+const sendRoute = createRoute({
+  method: 'post',
+  path: '/api/support/send',
+  tags: ['Support'],
+  summary: 'Contact-us request',
+  description:
+    'Per-IP rate limit (20 per hour), then the CAPTCHA (`recaptchaToken`), then classification (lead, ' +
+    'spam or vendor). A genuine request is e-mailed to the support address (with the CRM mailbox as ' +
+    'blind copy) and becomes a Pipedrive deal; a vendor pitch gets a polite decline e-mail; spam is ' +
+    'stored and dropped. The answer is the same in all three cases.',
+  middleware: [rateLimit({ name: 'support-send', ...SUPPORT_SEND_RATE }), requireJson] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: SupportSendBody } } } },
+  responses: {
+    200: { description: 'Received', content: { 'application/json': { schema: SupportSendResponse } } },
+    ...errors({
+      400: 'VALIDATION_ERROR or CAPTCHA_FAILED',
+      415: 'UNSUPPORTED_MEDIA_TYPE',
+      429: 'RATE_LIMITED',
+      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached',
+    }),
+  },
+});
+
+/** Documentation of the ticket route; the handler reads the multipart body itself while it streams. */
+const ticketDoc = createRoute({
+  method: 'post',
+  path: TICKETS_PATH,
+  tags: ['Support'],
+  summary: 'Open a support ticket (multipart, with attachments)',
+  description:
+    `Per-IP rate limit (20 per hour). Limits enforced while the body streams in: at most ` +
+    `${UPLOAD_LIMITS.maxFiles} files (a sixth → 400), ${UPLOAD_LIMITS.maxFileBytes} bytes per file and ` +
+    `${UPLOAD_LIMITS.maxTotalFileBytes} in all (→ 413), types checked by the bytes (→ 415), the whole ` +
+    'body within UPLOAD_TIMEOUT_MS (→ 408). Then the fields are validated, the CAPTCHA verified, and ' +
+    'the ticket and its files stored in one transaction; the customer gets a confirmation e-mail and ' +
+    'the support team the ticket with its files.',
+  request: { body: { required: true, content: { 'multipart/form-data': { schema: TicketMultipart } } } },
+  responses: {
+    200: { description: 'Ticket created', content: { 'application/json': { schema: TicketCreated } } },
+    ...errors({
+      400: 'VALIDATION_ERROR (fields, a sixth file, malformed body) or CAPTCHA_FAILED',
+      408: 'REQUEST_TIMEOUT: the body stalled or never ended',
+      413: 'PAYLOAD_TOO_LARGE: a file or the files together are too large',
+      415: 'UNSUPPORTED_MEDIA_TYPE: not multipart, or a file type that is not accepted',
+      429: 'RATE_LIMITED',
+      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached',
+    }),
+  },
+});
+
+export function supportRoutes() {
+  const router = createRouter();
+
+  router.openapi(sendRoute, async (c) => {
+    const deps = c.var.deps;
+    const { ip } = clientOrigin(c, deps.config.trustProxy);
+    const result = await sendSupportMessage({ ...deps, logger: c.var.logger }, c.req.valid('json'), ip);
+    return c.json(result.response, 200);
+  });
+
+  router.openAPIRegistry.registerPath(ticketDoc);
+  router.post(TICKETS_PATH, rateLimit({ name: 'support-tickets', ...TICKET_RATE }), async (c) => {
+    const deps = c.var.deps;
+    const { ip } = clientOrigin(c, deps.config.trustProxy);
+    const upload = await readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs });
+    const { ticketId } = await createTicket({ ...deps, logger: c.var.logger }, upload, ip);
+    return c.json({ success: true as const, ticketId }, 200);
+  });
+
+  return router;
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { type CrmRecordSource, syncRecordInline } from '../../integrations/crm/sync.ts';
+import { classifySubmission } from '../../integrations/llm/classification.ts';
+import { enqueueEmail, type MailMessage } from '../../integrations/mail/index.ts';
+import { normalizeLanguage, requireCaptcha, type SupportDeps } from './deps.ts';
+import { contactEmail, crmDealTitle, crmNoteHtml, vendorDeclineEmail } from './emails.ts';
+import type { SupportSendInput } from './schemas.ts';
+import {
+  getMessageCrmIds,
+  getSupportMessage,
+  insertSupportMessage,
+  type SupportMessageStatus,
+  saveMessageCrmIds,
+  setMessageOutcome,
+} from './store.ts';
+
+export const SUPPORT_CRM_SOURCE = 'support';
+
+/** Support contact requests as records of the shared CRM sync (integrations/crm/sync.ts). */
+export const supportCrmSource: CrmRecordSource = {
+  async load(db, id) {
+    const [message, known] = await Promise.all([getSupportMessage(db, id), getMessageCrmIds(db, id)]);
+    if (!message || !known) return null;
+    return {
+      known,
+      input: {
+        reference: message.id,
+        name: message.name,
+        email: message.email,
+        phone: null,
+        company: message.company,
+        title: crmDealTitle(message),
+        noteHtml: crmNoteHtml(message),
+      },
+    };
+  },
+  saveIds: saveMessageCrmIds,
+  saveOutcome: setMessageOutcome,
+};
+
+const THANKS = {
+  en: 'Thank you! We received your message and will reply soon.',
+  es: '¡Gracias! Recibimos tu mensaje y te responderemos pronto.',
+};
+
+export interface SendResult {
+  response: { success: true; message: string };
+  id: string;
+  status: SupportMessageStatus;
+}
+
+/**
+ * POST /api/support/send after the rate limit and body validation: CAPTCHA, classification, the
+ * request stored, then per class: spam → nothing more; vendor → the decline e-mail; otherwise the
+ * contact e-mail to SUPPORT_EMAIL (CRM_BCC_EMAIL as blind copy) and the CRM deal (retried from the
+ * queue when Pipedrive fails). The answer is the same for every class, so a spammer learns nothing.
+ */
+export async function sendSupportMessage(
+  deps: SupportDeps,
+  body: SupportSendInput,
+  clientIp: string | null,
+): Promise<SendResult> {
+  await requireCaptcha(deps, body.recaptchaToken, clientIp, 'support message');
+  const language = normalizeLanguage(body.language);
+  const email = body.email.trim().toLowerCase();
+  const classification = await classifySubmission(
+    deps.llm ?? null,
+    {
+      name: body.name,
+      email,
+      company: body.company ?? null,
+      texts: [body.subject ?? '', body.message],
+      language,
+    },
+    deps.logger,
+  );
+  const status: SupportMessageStatus =
+    classification.classification === 'spam' && deps.config.filters.spam
+      ? 'spam'
+      : classification.classification === 'vendor' && deps.config.filters.vendor
+        ? 'vendor'
+        : 'new';
+  const id = `sup_${randomUUID()}`;
+  const now = Date.now();
+  await insertSupportMessage(deps.db, {
+    id,
+    status,
+    classification: classification.classification,
+    classificationReason: classification.reason,
+    classifiedBy: classification.classifiedBy,
+    name: body.name,
+    email,
+    company: body.company ?? null,
+    subject: body.subject ?? null,
+    message: body.message,
+    createdAt: now,
+  });
+
+  // Stored: from here on a failing side effect is retried from a queue or logged, never lost or fatal.
+  const message = (await getSupportMessage(deps.db, id))!;
+  const log = deps.logger.child({ supportMessageId: id });
+  const mail = async (build: () => MailMessage, kind: string) => {
+    try {
+      await enqueueEmail(deps, build(), `${id}:${kind}`);
+    } catch (error) {
+      log.error({ err: error, kind }, 'could not queue an e-mail');
+    }
+  };
+  if (status === 'spam') {
+    log.info({ reason: classification.reason }, 'support message classified as spam: dropped');
+  } else if (status === 'vendor') {
+    await mail(() => vendorDeclineEmail(message, language), 'vendor-decline');
+  } else {
+    await mail(
+      () => contactEmail(message, deps.config.mail.supportEmail, deps.config.mail.crmBccEmail),
+      'contact',
+    );
+    await syncRecordInline(deps, SUPPORT_CRM_SOURCE, supportCrmSource, id);
+  }
+  return { response: { success: true, message: THANKS[language] }, id, status };
+}

@@ -1,0 +1,283 @@
+import { putBlob } from '../../db/blob-store.ts';
+import { type Db, type DbOrTx, withTransaction } from '../../db/database.ts';
+import type { CrmIds } from '../../integrations/crm/crm.ts';
+import type { CrmOutcome } from '../../integrations/crm/sync.ts';
+import type { UploadedFile } from './multipart.ts';
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    support_messages: {
+      id: string;
+      status: SupportMessageStatus;
+      classification: 'lead' | 'spam' | 'vendor';
+      classification_reason: string;
+      classified_by: 'llm' | 'builtin';
+      name: string;
+      email: string;
+      company: string | null;
+      subject: string | null;
+      message: string;
+      pipedrive: string | null;
+      crm_person_id: number | null;
+      crm_org_id: number | null;
+      crm_deal_id: number | null;
+      crm_note_id: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+    support_tickets: {
+      id: string;
+      full_name: string;
+      email: string;
+      issue_type: string;
+      company_name: string | null;
+      urgency: Urgency;
+      product_url: string | null;
+      description: string;
+      created_at: number;
+    };
+    support_attachments: {
+      ticket_id: string;
+      position: number;
+      blob_id: string;
+      filename: string;
+      original_filename: string;
+      content_type: string;
+      declared_type: string | null;
+      size: number;
+      sha256: string;
+    };
+  }
+}
+
+/** `new`: a genuine contact request (e-mailed, synced to the CRM); `spam` and `vendor` as in leads. */
+export type SupportMessageStatus = 'new' | 'spam' | 'vendor';
+export type Urgency = 'low' | 'medium' | 'high' | 'critical';
+
+export interface SupportMessage {
+  id: string;
+  status: SupportMessageStatus;
+  classification: 'lead' | 'spam' | 'vendor';
+  classificationReason: string;
+  classifiedBy: 'llm' | 'builtin';
+  name: string;
+  email: string;
+  company: string | null;
+  subject: string | null;
+  message: string;
+  pipedrive: CrmOutcome | null;
+  createdAt: number;
+}
+
+type MessageRow = import('../../db/schema.ts').Database['support_messages'];
+
+function toMessage(row: MessageRow): SupportMessage {
+  return {
+    id: row.id,
+    status: row.status,
+    classification: row.classification,
+    classificationReason: row.classification_reason,
+    classifiedBy: row.classified_by,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    subject: row.subject,
+    message: row.message,
+    pipedrive: row.pipedrive ? (JSON.parse(row.pipedrive) as CrmOutcome) : null,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export async function insertSupportMessage(db: DbOrTx, message: Omit<SupportMessage, 'pipedrive'>) {
+  await db
+    .insertInto('support_messages')
+    .values({
+      id: message.id,
+      status: message.status,
+      classification: message.classification,
+      classification_reason: message.classificationReason,
+      classified_by: message.classifiedBy,
+      name: message.name,
+      email: message.email,
+      company: message.company,
+      subject: message.subject,
+      message: message.message,
+      pipedrive: null,
+      crm_person_id: null,
+      crm_org_id: null,
+      crm_deal_id: null,
+      crm_note_id: null,
+      created_at: message.createdAt,
+      updated_at: message.createdAt,
+    })
+    .execute();
+}
+
+export async function getSupportMessage(db: DbOrTx, id: string): Promise<SupportMessage | null> {
+  const row = await db.selectFrom('support_messages').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toMessage(row) : null;
+}
+
+export async function getMessageCrmIds(db: DbOrTx, id: string): Promise<CrmIds | null> {
+  const row = await db
+    .selectFrom('support_messages')
+    .select(['crm_person_id', 'crm_org_id', 'crm_deal_id', 'crm_note_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const id_ = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    personId: id_(row.crm_person_id),
+    orgId: id_(row.crm_org_id),
+    dealId: id_(row.crm_deal_id),
+    noteId: id_(row.crm_note_id),
+  };
+}
+
+export async function saveMessageCrmIds(db: DbOrTx, id: string, ids: Partial<CrmIds>): Promise<void> {
+  const set: Partial<Record<'crm_person_id' | 'crm_org_id' | 'crm_deal_id' | 'crm_note_id', number>> = {};
+  if (ids.personId != null) set.crm_person_id = ids.personId;
+  if (ids.orgId != null) set.crm_org_id = ids.orgId;
+  if (ids.dealId != null) set.crm_deal_id = ids.dealId;
+  if (ids.noteId != null) set.crm_note_id = ids.noteId;
+  if (Object.keys(set).length === 0) return;
+  await db
+    .updateTable('support_messages')
+    .set({ ...set, updated_at: Date.now() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setMessageOutcome(db: DbOrTx, id: string, outcome: CrmOutcome): Promise<void> {
+  await db
+    .updateTable('support_messages')
+    .set({ pipedrive: JSON.stringify(outcome), updated_at: Date.now() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export interface NewTicket {
+  id: string;
+  fullName: string;
+  email: string;
+  issueType: string;
+  companyName: string | null;
+  urgency: Urgency;
+  productUrl: string | null;
+  description: string;
+  createdAt: number;
+}
+
+export interface StoredAttachment {
+  position: number;
+  blobId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+export class DuplicateTicketId extends Error {}
+
+/**
+ * Writes the ticket, its attachments' bytes and their metadata in ONE transaction: either the whole
+ * ticket exists afterwards or nothing of it does. A ticket id already taken → DuplicateTicketId.
+ */
+export async function insertTicket(
+  db: Db,
+  ticket: NewTicket,
+  files: UploadedFile[],
+): Promise<StoredAttachment[]> {
+  return withTransaction(db, async (tx) => {
+    const inserted = await tx
+      .insertInto('support_tickets')
+      .values({
+        id: ticket.id,
+        full_name: ticket.fullName,
+        email: ticket.email,
+        issue_type: ticket.issueType,
+        company_name: ticket.companyName,
+        urgency: ticket.urgency,
+        product_url: ticket.productUrl,
+        description: ticket.description,
+        created_at: ticket.createdAt,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) throw new DuplicateTicketId(ticket.id);
+    const stored: StoredAttachment[] = [];
+    for (const file of files) {
+      const blob = await putBlob(tx, file.bytes);
+      await tx
+        .insertInto('support_attachments')
+        .values({
+          ticket_id: ticket.id,
+          position: file.position,
+          blob_id: blob.id,
+          filename: file.filename,
+          original_filename: file.originalName,
+          content_type: file.contentType,
+          declared_type: file.declaredType,
+          size: blob.size,
+          sha256: blob.sha256,
+        })
+        .execute();
+      stored.push({
+        position: file.position,
+        blobId: blob.id,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: blob.size,
+      });
+    }
+    return stored;
+  });
+}
+
+export interface TicketRecord extends NewTicket {
+  attachments: (StoredAttachment & {
+    originalFilename: string;
+    declaredType: string | null;
+    sha256: string;
+  })[];
+}
+
+export async function getTicket(db: DbOrTx, id: string): Promise<TicketRecord | null> {
+  const row = await db.selectFrom('support_tickets').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  const attachments = await db
+    .selectFrom('support_attachments')
+    .selectAll()
+    .where('ticket_id', '=', id)
+    .orderBy('position')
+    .execute();
+  return {
+    id: row.id,
+    fullName: row.full_name,
+    email: row.email,
+    issueType: row.issue_type,
+    companyName: row.company_name,
+    urgency: row.urgency,
+    productUrl: row.product_url,
+    description: row.description,
+    createdAt: Number(row.created_at),
+    attachments: attachments.map((a) => ({
+      position: Number(a.position),
+      blobId: a.blob_id,
+      filename: a.filename,
+      originalFilename: a.original_filename,
+      contentType: a.content_type,
+      declaredType: a.declared_type,
+      size: Number(a.size),
+      sha256: a.sha256,
+    })),
+  };
+}
+
+export async function countTickets(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom('support_tickets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

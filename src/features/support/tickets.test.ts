@@ -1,0 +1,364 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../testing/database.ts';
+import { TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
+import { countTickets, getTicket } from './store.ts';
+import {
+  deliverMail,
+  freshIp,
+  mailTo,
+  SAMPLE_FILES,
+  type ServedApp,
+  SUPPORT_EMAIL,
+  type SupportWorld,
+  serveApp,
+  startWorld,
+  uniqueEmail,
+} from './test-support.ts';
+import { newTicketId } from './tickets.ts';
+
+const engines = await testEngines();
+
+let world: SupportWorld;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world.close());
+
+interface FileSpec {
+  name: string;
+  bytes: Buffer;
+  type?: string;
+}
+
+function ticketForm(fields: Record<string, string | undefined> = {}, files: FileSpec[] = []): FormData {
+  const form = new FormData();
+  const values: Record<string, string | undefined> = {
+    fullName: 'Ana García',
+    email: uniqueEmail('ticket'),
+    issueType: 'bug',
+    companyName: 'Hotel Sol',
+    urgency: 'high',
+    productUrl: 'https://hotelsol.example/booking',
+    description: 'The booking form fails on step 2 with <script>alert(1)</script>.',
+    recaptchaToken: 'ok-token',
+    ...fields,
+  };
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) form.append(name, value);
+  for (const file of files) {
+    form.append('attachments', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? '' }), file.name);
+  }
+  return form;
+}
+
+interface ErrorBody {
+  success: false;
+  error: { code: string; message: string };
+}
+
+describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
+  let app: ServedApp;
+  beforeAll(async () => {
+    app = await serveApp(engine, world, { UPLOAD_TIMEOUT_MS: '1500' });
+  });
+  afterAll(() => app.close());
+
+  const post = (form: FormData) =>
+    fetch(`${app.url}/api/support/tickets`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': freshIp() },
+      body: form,
+    });
+
+  /** The request must be refused with this status and code, and leave no ticket, blob or attachment. */
+  async function expectRefused(res: Response, status: number, code: string) {
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as ErrorBody).error.code).toBe(code);
+  }
+  async function expectNothingStored(before: { tickets: number; blobs: number }) {
+    expect(await countTickets(app.deps.db)).toBe(before.tickets);
+    const blobs = await app.deps.db
+      .selectFrom('blobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(blobs.n)).toBe(before.blobs);
+  }
+  async function snapshot() {
+    const blobs = await app.deps.db
+      .selectFrom('blobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { tickets: await countTickets(app.deps.db), blobs: Number(blobs.n) };
+  }
+
+  it('stores the ticket and its files, mails the customer and the support team (files attached)', async () => {
+    const email = uniqueEmail('happy');
+    const res = await post(
+      ticketForm({ email }, [
+        { name: 'screenshot.png', bytes: SAMPLE_FILES.png, type: 'image/png' },
+        { name: 'invoice.pdf', bytes: SAMPLE_FILES.pdf, type: 'application/pdf' },
+        { name: 'server.log', bytes: SAMPLE_FILES.text, type: 'text/plain' },
+      ]),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { success: boolean; ticketId: string };
+    expect(body.success).toBe(true);
+    expect(body.ticketId).toMatch(TICKET_ID_PATTERN);
+    expect(body.ticketId.slice(7, 15)).toBe(new Date().toISOString().slice(0, 10).replaceAll('-', ''));
+
+    const ticket = await getTicket(app.deps.db, body.ticketId);
+    expect(ticket).toMatchObject({ email, urgency: 'high', issueType: 'bug', companyName: 'Hotel Sol' });
+    expect(ticket?.attachments.map((a) => [a.filename, a.contentType, a.size])).toEqual([
+      ['screenshot.png', 'image/png', SAMPLE_FILES.png.length],
+      ['invoice.pdf', 'application/pdf', SAMPLE_FILES.pdf.length],
+      ['server.log', 'text/plain', SAMPLE_FILES.text.length],
+    ]);
+
+    await deliverMail(app);
+    const [confirmation] = mailTo(world, email);
+    expect(confirmation?.subject).toBe(`[${body.ticketId}] We received your support request`);
+    expect(confirmation?.attachments).toHaveLength(0);
+    expect(confirmation?.html).toContain('&lt;script&gt;');
+    const [team] = mailTo(world, SUPPORT_EMAIL).filter((m) => m.subject?.includes(body.ticketId));
+    expect(team?.replyTo?.text).toBe(email);
+    expect(team?.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['screenshot.png', 'image/png'],
+      ['invoice.pdf', 'application/pdf'],
+      ['server.log', 'text/plain'],
+    ]);
+    expect(team?.attachments[0]?.content.equals(SAMPLE_FILES.png)).toBe(true);
+    expect(team?.attachments[1]?.content.equals(SAMPLE_FILES.pdf)).toBe(true);
+  });
+
+  it('a ticket without files works too; ticket ids are unique', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const res = await post(ticketForm({ urgency: 'low' }));
+      expect(res.status).toBe(200);
+      ids.add(((await res.json()) as { ticketId: string }).ticketId);
+    }
+    expect(ids.size).toBe(3);
+  });
+
+  it(`a sixth file → 400 VALIDATION_ERROR, nothing stored`, async () => {
+    const before = await snapshot();
+    const files = Array.from({ length: UPLOAD_LIMITS.maxFiles + 1 }, (_, i) => ({
+      name: `shot-${i}.png`,
+      bytes: SAMPLE_FILES.png,
+    }));
+    const res = await post(ticketForm({}, files));
+    await expectRefused(res, 400, 'VALIDATION_ERROR');
+    await expectNothingStored(before);
+  });
+
+  it('five files are fine', async () => {
+    const files = Array.from({ length: UPLOAD_LIMITS.maxFiles }, (_, i) => ({
+      name: `shot-${i}.png`,
+      bytes: SAMPLE_FILES.png,
+    }));
+    expect((await post(ticketForm({}, files))).status).toBe(200);
+  });
+
+  it('a file over the per-file size → 413 PAYLOAD_TOO_LARGE, nothing stored', async () => {
+    const before = await snapshot();
+    const big = Buffer.concat([SAMPLE_FILES.png, Buffer.alloc(UPLOAD_LIMITS.maxFileBytes)]);
+    const res = await post(ticketForm({}, [{ name: 'huge.png', bytes: big, type: 'image/png' }]));
+    await expectRefused(res, 413, 'PAYLOAD_TOO_LARGE');
+    await expectNothingStored(before);
+  });
+
+  it('files over the total size → 413, nothing stored', async () => {
+    const before = await snapshot();
+    const nine = Buffer.concat([SAMPLE_FILES.png, Buffer.alloc(9 * 1024 * 1024)]);
+    const res = await post(
+      ticketForm({}, [
+        { name: 'a.png', bytes: nine },
+        { name: 'b.png', bytes: nine },
+        { name: 'c.png', bytes: nine },
+      ]),
+    );
+    await expectRefused(res, 413, 'PAYLOAD_TOO_LARGE');
+    await expectNothingStored(before);
+  });
+
+  it('a declared Content-Length over the limit → 413 before the body is read', async () => {
+    const res = await rawRequest(app.url, {
+      headers: {
+        'Content-Type': 'multipart/form-data; boundary=XYZ',
+        'Content-Length': String(200 * 1024 * 1024),
+      },
+      body: '--XYZ\r\n',
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toContain('PAYLOAD_TOO_LARGE');
+  });
+
+  it('a wrong type disguised by its extension and declared type → 415, nothing stored', async () => {
+    const before = await snapshot();
+    const res = await post(
+      ticketForm({}, [{ name: 'photo.png', bytes: SAMPLE_FILES.exe, type: 'image/png' }]),
+    );
+    await expectRefused(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100, 7)]);
+    await expectRefused(
+      await post(ticketForm({}, [{ name: 'report.pdf', bytes: zip, type: 'application/pdf' }])),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    const binary = Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0xff]);
+    await expectRefused(
+      await post(ticketForm({}, [{ name: 'notes.txt', bytes: binary, type: 'text/plain' }])),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    await expectNothingStored(before);
+  });
+
+  it('a real image under a wrong name is stored under a name with the right extension', async () => {
+    const res = await post(
+      ticketForm({}, [
+        { name: 'scan.pdf', bytes: SAMPLE_FILES.png, type: 'application/pdf' },
+        {
+          name: 'page.html',
+          bytes: Buffer.from('<html><script>alert(1)</script></html>'),
+          type: 'text/html',
+        },
+      ]),
+    );
+    expect(res.status).toBe(200);
+    const ticket = await getTicket(app.deps.db, ((await res.json()) as { ticketId: string }).ticketId);
+    expect(ticket?.attachments.map((a) => [a.filename, a.contentType, a.declaredType])).toEqual([
+      ['scan.pdf.png', 'image/png', 'application/pdf'],
+      ['page.html.txt', 'text/plain', 'text/html'],
+    ]);
+  });
+
+  it('path traversal, bidi overrides and overlong file names are sanitised', async () => {
+    const res = await post(
+      ticketForm({}, [
+        { name: '../../../etc/passwd.png', bytes: SAMPLE_FILES.png },
+        { name: '..\\..\\windows\\system32\\evil.png', bytes: SAMPLE_FILES.png },
+        { name: 'ab\u202Egnp.exe', bytes: SAMPLE_FILES.png },
+        { name: '..', bytes: SAMPLE_FILES.png },
+        { name: `${'x'.repeat(300)}.png`, bytes: SAMPLE_FILES.png },
+      ]),
+    );
+    const answer = (await res.json()) as { ticketId: string };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    const ticket = await getTicket(app.deps.db, answer.ticketId);
+    const names = ticket!.attachments.map((a) => a.filename);
+    expect(names.slice(0, 4)).toEqual(['passwd.png', 'evil.png', 'abgnp.exe.png', 'attachment-4.png']);
+    expect(names[4]).toMatch(/^x+\.png$/);
+    expect(names[4]!.length).toBe(UPLOAD_LIMITS.maxFileNameLength);
+    for (const name of names) expect(name).not.toMatch(/[/\\\p{Cc}\p{Cf}]/u);
+    // busboy already keeps only the last path segment; sanitizeFileName repeats it (file-names.test.ts).
+    expect(ticket!.attachments[0]?.originalFilename).toBe('passwd.png');
+  });
+
+  it('a body that never ends → 408 REQUEST_TIMEOUT within the time bound, nothing stored', async () => {
+    const before = await snapshot();
+    const res = await rawRequest(app.url, {
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ', 'Content-Length': '100000' },
+      body:
+        '--XYZ\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nAna\r\n' +
+        '--XYZ\r\nContent-Disposition: form-data; name="attachments"; filename="a.png"\r\n' +
+        'Content-Type: image/png\r\n\r\n',
+    });
+    expect(res.status).toBe(408);
+    expect(res.body).toContain('REQUEST_TIMEOUT');
+    expect(res.headers.toLowerCase()).toContain('connection: close');
+    await expectNothingStored(before);
+  });
+
+  it('a body shorter than it claims (truncated multipart) → 400, nothing stored', async () => {
+    const before = await snapshot();
+    const res = await rawRequest(app.url, {
+      headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ' },
+      body: '--XYZ\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nAna\r\n--XYZ\r\nContent-Disp',
+    });
+    expect(res.status).toBe(400);
+    await expectNothingStored(before);
+  });
+
+  it('CAPTCHA rejected → 400 CAPTCHA_FAILED, nothing stored', async () => {
+    const before = await snapshot();
+    for (const token of ['bad-token', undefined]) {
+      const res = await post(
+        ticketForm({ recaptchaToken: token }, [{ name: 'a.png', bytes: SAMPLE_FILES.png }]),
+      );
+      await expectRefused(res, 400, 'CAPTCHA_FAILED');
+    }
+    await expectNothingStored(before);
+  });
+
+  it('bad fields → 400 VALIDATION_ERROR; not multipart → 415; files in another field → 400', async () => {
+    const before = await snapshot();
+    await expectRefused(await post(ticketForm({ urgency: 'urgent' })), 400, 'VALIDATION_ERROR');
+    await expectRefused(await post(ticketForm({ email: 'nope' })), 400, 'VALIDATION_ERROR');
+    await expectRefused(await post(ticketForm({ description: undefined })), 400, 'VALIDATION_ERROR');
+    await expectRefused(
+      await post(ticketForm({ productUrl: 'javascript:alert(1)' })),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const other = ticketForm();
+    other.append('file', new Blob([SAMPLE_FILES.png]), 'a.png');
+    await expectRefused(await post(other), 400, 'VALIDATION_ERROR');
+    const json = await fetch(`${app.url}/api/support/tickets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+      body: '{}',
+    });
+    await expectRefused(json, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectNothingStored(before);
+  });
+});
+
+describe('ticket ids', () => {
+  it('TICKET-YYYYMMDD-XXXXXX with the UTC date', () => {
+    // 23:30 on 14 November in Bogotá is already the 15th in UTC.
+    const id = newTicketId(new Date('2026-11-15T04:30:00Z'));
+    expect(id).toMatch(/^TICKET-20261115-[A-Z0-9]{6}$/);
+    const many = new Set(Array.from({ length: 2000 }, () => newTicketId()));
+    expect(many.size).toBe(2000);
+  });
+});
+
+/** A hand-written HTTP/1.1 request over a socket: for bodies fetch will not send (lying, endless). */
+function rawRequest(
+  baseUrl: string,
+  request: { headers: Record<string, string>; body: string },
+): Promise<{ status: number; headers: string; body: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let data = '';
+    const head = [
+      'POST /api/support/tickets HTTP/1.1',
+      `Host: ${url.host}`,
+      `X-Forwarded-For: ${freshIp()}`,
+      ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
+      ...(request.headers['Content-Length'] ? [] : [`Content-Length: ${Buffer.byteLength(request.body)}`]),
+      '',
+      '',
+    ].join('\r\n');
+    socket.on('connect', () => socket.write(head + request.body));
+    socket.on('data', (chunk) => {
+      data += chunk.toString('utf8');
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const headers = data.slice(0, end);
+      const length = Number(/content-length:\s*(\d+)/i.exec(headers)?.[1] ?? -1);
+      const body = data.slice(end + 4);
+      if (length >= 0 && Buffer.byteLength(body) >= length) {
+        socket.destroy();
+        resolve({ status: Number(headers.split(' ')[1]), headers, body });
+      }
+    });
+    socket.on('error', reject);
+    socket.setTimeout(20_000, () => {
+      socket.destroy();
+      reject(new Error(`no answer; got ${JSON.stringify(data.slice(0, 200))}`));
+    });
+  });
+}

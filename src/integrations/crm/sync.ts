@@ -1,0 +1,168 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database.ts';
+import type { JobQueue } from '../../queue/job-queue.ts';
+import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
+import { type CrmClient, CrmError, type CrmIds, type CrmLeadInput } from './crm.ts';
+
+/**
+ * Syncing a stored record (a lead, a support contact request) to the CRM: one short in-request attempt,
+ * then retries from the durable queue. Features plug in a `CrmRecordSource` that loads the record and
+ * keeps its CRM ids and outcome; the sync and the retry queue are shared.
+ */
+
+/** Retries of a CRM sync whose first (in-request) attempt failed. */
+export const CRM_QUEUE = 'crm-sync';
+/** With the queue's backoff (1 s doubling, capped at 15 min) this covers a CRM outage of a few hours. */
+export const CRM_MAX_ATTEMPTS = 20;
+/** Budget of the first, in-request CRM attempt; later attempts run from the queue. */
+export const CRM_INLINE_TIMEOUT_MS = 4000;
+export const CRM_QUEUE_TIMEOUT_MS = 15_000;
+
+/** The outcome reported to the visitor (`pipedrive` in responses) and kept on the record. */
+export interface CrmOutcome {
+  success: boolean;
+  /** The Pipedrive deal id. */
+  leadId: number | null;
+  message: string;
+}
+
+/** A feature's records as the CRM sync sees them. */
+export interface CrmRecordSource {
+  /** The record's CRM input and the ids a previous attempt created; null when it no longer exists. */
+  load(db: Db, id: string): Promise<{ input: CrmLeadInput; known: CrmIds } | null>;
+  saveIds(db: Db, id: string, ids: Partial<CrmIds>): Promise<void>;
+  saveOutcome(db: Db, id: string, outcome: CrmOutcome): Promise<void>;
+}
+
+/** Job payload: `{source, id}`; `{leadId}` is the older shape of lead jobs, still understood. */
+export type CrmJob = { source: string; id: string } | { leadId: string };
+
+export interface CrmDeps {
+  db: Db;
+  crm: CrmClient;
+  jobs: JobQueue;
+  worker: QueueWorker;
+  logger: Logger;
+  metrics?: { recordOutboundError(service: string): void };
+}
+
+export const CRM_SKIPPED_NOT_CONFIGURED: CrmOutcome = {
+  success: false,
+  leadId: null,
+  message: 'CRM sync skipped: PIPEDRIVE_API_TOKEN is not set',
+};
+
+/**
+ * Creates (or completes) the record's person, organization, deal and note. Ids are saved as soon as
+ * each object exists and existing ones are never recreated, so retries cannot duplicate a deal.
+ */
+async function syncOnce(
+  deps: Pick<CrmDeps, 'db' | 'crm'>,
+  source: CrmRecordSource,
+  id: string,
+  options: { timeoutMs: number; retry: boolean },
+): Promise<CrmOutcome> {
+  const record = await source.load(deps.db, id);
+  if (!record) throw new CrmError(`record ${id} no longer exists`, true);
+  const ids = await deps.crm.syncLead(record.input, {
+    known: record.known,
+    signal: AbortSignal.timeout(options.timeoutMs),
+    searchExistingDeal: options.retry,
+    onProgress: (partial) => source.saveIds(deps.db, id, partial),
+  });
+  const outcome: CrmOutcome = {
+    success: true,
+    leadId: ids.dealId,
+    message: options.retry ? 'Synced to Pipedrive on retry' : 'Synced to Pipedrive',
+  };
+  await source.saveOutcome(deps.db, id, outcome);
+  return outcome;
+}
+
+export function crmQueue(jobs: JobQueue) {
+  return namedQueue<CrmJob>(jobs, { name: CRM_QUEUE, maxAttempts: CRM_MAX_ATTEMPTS });
+}
+
+/**
+ * The in-request attempt with a short budget. On failure the outcome says so, the record keeps it, and
+ * a retry is queued (once per record, key `<id>:crm`); it never throws.
+ */
+export async function syncRecordInline(
+  deps: CrmDeps,
+  sourceName: string,
+  source: CrmRecordSource,
+  id: string,
+): Promise<CrmOutcome> {
+  if (!deps.crm.enabled) {
+    await source.saveOutcome(deps.db, id, CRM_SKIPPED_NOT_CONFIGURED);
+    return CRM_SKIPPED_NOT_CONFIGURED;
+  }
+  try {
+    return await syncOnce(deps, source, id, { timeoutMs: CRM_INLINE_TIMEOUT_MS, retry: false });
+  } catch (error) {
+    deps.metrics?.recordOutboundError('crm');
+    deps.logger.warn(
+      { source: sourceName, id, err: error instanceof Error ? error.message : String(error) },
+      'CRM sync failed; queued for retry',
+    );
+    const outcome: CrmOutcome = {
+      success: false,
+      leadId: null,
+      message: 'CRM sync failed; it will be retried in the background',
+    };
+    try {
+      await source.saveOutcome(deps.db, id, outcome);
+      const job = await crmQueue(deps.jobs).enqueue(
+        { source: sourceName, id },
+        { idempotencyKey: `${id}:crm` },
+      );
+      if (job.created) deps.worker.poke();
+    } catch (queueError) {
+      deps.logger.error({ source: sourceName, id, err: queueError }, 'could not queue the CRM retry');
+    }
+    return outcome;
+  }
+}
+
+function resolveJob(job: CrmJob): { source: string; id: string } {
+  return 'leadId' in job ? { source: 'lead', id: job.leadId } : job;
+}
+
+/** The retry queue's handler, for every registered source (`{lead: …, support: …}`). */
+export function crmQueueDefinition(
+  deps: Pick<CrmDeps, 'db' | 'crm' | 'metrics'>,
+  sources: Record<string, CrmRecordSource>,
+): QueueDefinition<CrmJob> {
+  const sourceOf = (name: string) => {
+    const source = sources[name];
+    if (!source) throw new PermanentJobError(`unknown CRM record source ${name}`);
+    return source;
+  };
+  return {
+    name: CRM_QUEUE,
+    maxAttempts: CRM_MAX_ATTEMPTS,
+    concurrency: 1,
+    leaseMs: 60_000,
+    async handle(job) {
+      if (!deps.crm.enabled) return;
+      const { source, id } = resolveJob(job);
+      try {
+        await syncOnce(deps, sourceOf(source), id, { timeoutMs: CRM_QUEUE_TIMEOUT_MS, retry: true });
+      } catch (error) {
+        deps.metrics?.recordOutboundError('crm');
+        if (error instanceof CrmError && error.permanent) throw new PermanentJobError(error.message);
+        throw error;
+      }
+    },
+    async onDead(job, error) {
+      const { source, id } = resolveJob(job);
+      const target = sources[source];
+      if (!target) return;
+      await target.saveOutcome(deps.db, id, {
+        success: false,
+        leadId: null,
+        message: `CRM sync failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300),
+      });
+    },
+  };
+}
