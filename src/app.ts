@@ -6,6 +6,7 @@ import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
@@ -90,6 +91,7 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', chatRoutes());
   app.route('/', leadRoutes());
   app.route('/', prototypeRoutes());
   app.route('/', metricsRoutes());

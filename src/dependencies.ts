@@ -37,6 +37,9 @@ import {
   type PrototypeGenerator,
 } from './integrations/prototype-generator/index.ts';
 import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { BuiltinSalesAgent } from './integrations/sales-agent/builtin-agent.ts';
+import type { SalesAgent } from './integrations/sales-agent/sales-agent.ts';
+import { WebSocketSalesAgent } from './integrations/sales-agent/websocket-agent.ts';
 import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
 import { type NamedQueue, QueueWorker } from './queue/worker.ts';
@@ -85,6 +88,8 @@ export interface Dependencies {
   analytics: AnalyticsRecorder;
   /** The full-text search index, filled only by `npm run ingest`. */
   search: SearchIndex;
+  /** The chat's sales agent: the WebSocket relay (SALES_AGENT_WS_URL) or the built-in agent. */
+  salesAgent: SalesAgent;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -133,6 +138,26 @@ export async function createDependencies(
     rateLimiter,
     perMinute: config.analytics.trackRateLimitPerMinute,
   });
+  const salesAgent: SalesAgent = config.salesAgentWsUrl
+    ? new WebSocketSalesAgent({
+        url: config.salesAgentWsUrl,
+        ...config.salesAgentTimeouts,
+        logger: logger.child({ component: 'sales-agent' }),
+      })
+    : new BuiltinSalesAgent({
+        // Read at each question, so the agent sees the index and model however they are wired.
+        sources: {
+          get search() {
+            return deps.search;
+          },
+          get llm() {
+            return deps.llm;
+          },
+        },
+        wizardUrl: config.wizardUrl,
+        maxDurationMs: config.salesAgentTimeouts.maxDurationMs,
+        logger: logger.child({ component: 'sales-agent' }),
+      });
 
   const deps: Dependencies = {
     config,
@@ -161,6 +186,7 @@ export async function createDependencies(
     analytics,
     llm,
     search: new SqlSearchIndex(database.db),
+    salesAgent,
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
