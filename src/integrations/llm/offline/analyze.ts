@@ -16,6 +16,7 @@ import {
   UNCERTAINTY_CUES,
 } from './lexicon.ts';
 import { type Fragment, fold, fragments, negatedAt } from './text.ts';
+import { type Target, type WordHit, wordHits } from './words.ts';
 import {
   AUDIENCES,
   INDUSTRIES,
@@ -59,16 +60,24 @@ const EXISTING = /\b(?:our|my|the|la|el|nuestr[oa]s?|mi|mis|tu|su)\s+(?:\w+\s+)?
 const CREATE_CUES =
   /\b(?:new|nuev[oa]s?|build|create|crear|hacer|haga|make|montar|redesign|revamp|rebuild|relaunch|refresh|renovar|redisen\w*|desarrollar|develop|launch|lanzar|sacar)\b/;
 const CUSTOM_THRESHOLD = 2.5;
+/** Scale of word-level evidence against phrase cues. */
+const WORD_WEIGHT = 1;
 
 /** Reads a visitor's message the way the offline engine needs it: one deterministic pass. */
 export function analyze(message: string, confirmed: { service?: Service } = {}): Analysis {
   const folded = fold(message);
   const parts = fragments(message);
   const fragmentWeight = weights(folded, parts);
-  const scan = (cues: Cue[], negatable = false) =>
-    collect(message, folded, parts, fragmentWeight, cues, negatable);
+  const words = new Map<Target, WordHit[]>();
+  for (const hit of wordHits(folded)) {
+    const list = words.get(hit.target);
+    if (list) list.push(hit);
+    else words.set(hit.target, [hit]);
+  }
+  const scan = (cues: Cue[], target: Target | null, negatable = false) =>
+    collect(message, folded, parts, fragmentWeight, cues, target ? words.get(target) : undefined, negatable);
 
-  const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s])]));
+  const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s], s)]));
   // "our site is slow" talks about an existing site: unless the visitor asks for a new one, such a
   // mention is context for another service, not a request to build.
   if (!CREATE_CUES.test(folded)) {
@@ -78,13 +87,13 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
       }
     }
   }
-  const customHits = scan(CUSTOM_CUES);
-  const adviceHits = scan(ADVICE_CUES);
-  const uncertaintyHits = scan(UNCERTAINTY_CUES);
+  const customHits = scan(CUSTOM_CUES, 'custom');
+  const adviceHits = scan(ADVICE_CUES, 'advice');
+  const uncertaintyHits = scan(UNCERTAINTY_CUES, 'uncertain');
   const customScore = total(customHits);
   const adviceScore = total(adviceHits);
   // A short question about what the agency offers is an inquiry: nothing to build from yet.
-  const inquiry = total(scan(INQUIRY_CUES)) >= 2 && message.split(/\s+/).length <= 12;
+  const inquiry = total(scan(INQUIRY_CUES, null)) >= 2 && message.split(/\s+/).length <= 12;
   const uncertain = total(uncertaintyHits) >= 2 || inquiry;
 
   let service = confirmed.service ?? best(SERVICES, (s) => serviceHits.get(s)!, SERVICE_THRESHOLD);
@@ -118,9 +127,9 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
   };
   for (const s of SERVICES) pathScores[PATH_OF_SERVICE[s]] += total(serviceHits.get(s)!);
 
-  const industryHits = new Map(INDUSTRIES.map((i) => [i, scan(INDUSTRY_CUES[i])]));
-  const audienceHits = new Map(AUDIENCES.map((a) => [a, scan(AUDIENCE_CUES[a])]));
-  const styleHits = new Map(STYLES.map((s) => [s, scan(STYLE_CUES[s], true)]));
+  const industryHits = new Map(INDUSTRIES.map((i) => [i, scan(INDUSTRY_CUES[i], `industry:${i}`)]));
+  const audienceHits = new Map(AUDIENCES.map((a) => [a, scan(AUDIENCE_CUES[a], `audience:${a}`)]));
+  const styleHits = new Map(STYLES.map((s) => [s, scan(STYLE_CUES[s], `style:${s}`, true)]));
   const industry = best(INDUSTRIES, (i) => industryHits.get(i)!, 1.5, ['technology']);
   const audience = best(AUDIENCES, (a) => audienceHits.get(a)!, 2);
   const style = best(STYLES, (s) => styleHits.get(s)!, 2);
@@ -128,13 +137,13 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
 
   const sections: Record<SectionKey, Hit[]> = {
     service: service ? serviceHits.get(service)! : path === 'Custom' ? customHits : [],
-    goal: scan(GOAL_CUES),
+    goal: scan(GOAL_CUES, null),
     industry: industry ? industryHits.get(industry)! : [],
-    features: scan(FEATURE_CUES),
+    features: scan(FEATURE_CUES, null),
     audience: audience ? audienceHits.get(audience)! : [],
     style: style ? styleHits.get(style)! : [],
-    constraints: scan(CONSTRAINT_CUES),
-    context: scan(CONTEXT_CUES),
+    constraints: scan(CONSTRAINT_CUES, null),
+    context: scan(CONTEXT_CUES, null),
   };
   const evidence = [
     ...(service ? serviceHits.get(service)! : []),
@@ -176,30 +185,32 @@ function collect(
   parts: Fragment[],
   fragmentWeight: number[],
   cues: Cue[],
+  words: WordHit[] | undefined,
   negatable: boolean,
 ): Hit[] {
   const hits: Hit[] = [];
+  const add = (start: number, end: number, w: number) => {
+    if (negatable && negatedAt(folded, start)) return;
+    if (hits.some((h) => start < h.end && end > h.start)) return; // one phrase counts once
+    let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
+    if (fragment < 0) fragment = 0;
+    const part = parts[fragment];
+    const before = part ? folded.slice(part.start, start) : '';
+    const later = LATER_CUES.test(before) ? 0.5 : 1;
+    hits.push({
+      start,
+      end,
+      text: message.slice(start, end),
+      weight: w * later * (fragmentWeight[fragment] ?? 1),
+      fragment,
+    });
+  };
   // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
   for (const { re, w } of heaviestFirst(cues)) {
-    for (const match of folded.matchAll(re)) {
-      const start = match.index;
-      const end = start + match[0].length;
-      if (negatable && negatedAt(folded, start)) continue;
-      if (hits.some((h) => start < h.end && end > h.start)) continue; // one phrase counts once
-      let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
-      if (fragment < 0) fragment = 0;
-      const part = parts[fragment];
-      const before = part ? folded.slice(part.start, start) : '';
-      const later = LATER_CUES.test(before) ? 0.5 : 1;
-      hits.push({
-        start,
-        end,
-        text: message.slice(start, end),
-        weight: w * later * (fragmentWeight[fragment] ?? 1),
-        fragment,
-      });
-    }
+    for (const match of folded.matchAll(re)) add(match.index, match.index + match[0].length, w);
   }
+  // Words of the lexicon the phrase cues did not already cover count at their word weight.
+  if (words) for (const word of words) add(word.start, word.end, word.w * WORD_WEIGHT);
   return hits.sort((a, b) => a.start - b.start);
 }
 
