@@ -16,7 +16,6 @@ import {
   UNCERTAINTY_CUES,
 } from './lexicon.ts';
 import { type Fragment, fold, fragments, negatedAt } from './text.ts';
-import { type Target, type WordHit, wordHits } from './words.ts';
 import {
   AUDIENCES,
   INDUSTRIES,
@@ -29,6 +28,7 @@ import {
   type Service,
   STYLES,
 } from './vocabulary.ts';
+import { type Target, type WordHit, wordHits } from './words.ts';
 
 export interface Hit {
   start: number;
@@ -36,6 +36,8 @@ export interface Hit {
   /** The visitor's own words that matched. */
   text: string;
   weight: number;
+  /** The cue's own weight, before clause and position factors. */
+  base: number;
   fragment: number;
 }
 
@@ -60,6 +62,16 @@ const EXISTING = /\b(?:our|my|the|la|el|nuestr[oa]s?|mi|mis|tu|su)\s+(?:\w+\s+)?
 const CREATE_CUES =
   /\b(?:new|nuev[oa]s?|build|create|crear|hacer|haga|make|montar|redesign|revamp|rebuild|relaunch|refresh|renovar|redisen\w*|desarrollar|develop|launch|lanzar|sacar)\b/;
 const CUSTOM_THRESHOLD = 2.5;
+const HELP_SERVICES = [
+  'development-support',
+  'infrastructure-scale',
+  'seo-services',
+  'maintenance-plans',
+] as const;
+/** A visitor who says they want something ("I need…", "quiero…") gets their weak lean taken. */
+const WANT =
+  /\b(?:need|needs|want|wants|would like|d like|d love|would love|looking for|after|necesit\w*|quier\w*|queremos|busc\w*|ocup\w*|nos gustaria|me gustaria|hace falta)\b/;
+const WEAK_THRESHOLD = 0.9;
 /** Scale of word-level evidence against phrase cues. */
 const WORD_WEIGHT = 1;
 
@@ -79,11 +91,18 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
 
   const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s], s)]));
   // "our site is slow" talks about an existing site: unless the visitor asks for a new one, such a
-  // mention is context for another service, not a request to build.
-  if (!CREATE_CUES.test(folded)) {
+  // mention is context for another service, not a request to build. The same holds for any mention
+  // of the product when the message is about something failing or needing care.
+  const creating = CREATE_CUES.test(folded) || words.has('create');
+  if (!creating) {
+    const helpScore = Math.max(...HELP_SERVICES.map((key) => total(serviceHits.get(key)!)));
     for (const key of ['build-website', 'build-application'] as const) {
       for (const hit of serviceHits.get(key)!) {
-        if (EXISTING.test(folded.slice(Math.max(0, hit.start - 24), hit.start))) hit.weight *= 0.4;
+        if (
+          helpScore >= SERVICE_THRESHOLD ||
+          EXISTING.test(folded.slice(Math.max(0, hit.start - 24), hit.start))
+        )
+          hit.weight *= 0.4;
       }
     }
   }
@@ -97,6 +116,9 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
   const uncertain = total(uncertaintyHits) >= 2 || inquiry;
 
   let service = confirmed.service ?? best(SERVICES, (s) => serviceHits.get(s)!, SERVICE_THRESHOLD);
+  // Weak evidence and a stated want: take the lean rather than the cautious default.
+  if (service === null && !uncertain && customScore < CUSTOM_THRESHOLD - 0.5 && WANT.test(folded))
+    service = best(SERVICES, (s) => serviceHits.get(s)!, WEAK_THRESHOLD);
   const serviceScore = service ? total(serviceHits.get(service)!) : 0;
   const advisory = service === 'technical-advisory' || service === 'strategic-consultation';
 
@@ -116,6 +138,15 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     if (service !== 'build-application' && service !== 'build-website') service = null;
   } else {
     path = PATH_OF_SERVICE[service];
+    // An integration asked for together with a new site or app: Custom, for that site or app.
+    if (service === 'workflow-automation' && creating) {
+      const build = best(
+        ['build-website', 'build-application'] as const,
+        (s) => serviceHits.get(s)!,
+        SERVICE_THRESHOLD,
+      );
+      if (build) service = build;
+    }
   }
 
   const pathScores: Record<PlanPath, number> = {
@@ -191,7 +222,15 @@ function collect(
   const hits: Hit[] = [];
   const add = (start: number, end: number, w: number) => {
     if (negatable && negatedAt(folded, start)) return;
-    if (hits.some((h) => start < h.end && end > h.start)) return; // one phrase counts once
+    const overlap = hits.find((h) => start < h.end && end > h.start);
+    if (overlap) {
+      // One phrase counts once, at its strongest reading.
+      if (w > overlap.base) {
+        overlap.weight *= w / overlap.base;
+        overlap.base = w;
+      }
+      return;
+    }
     let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
     if (fragment < 0) fragment = 0;
     const part = parts[fragment];
@@ -202,6 +241,7 @@ function collect(
       end,
       text: message.slice(start, end),
       weight: w * later * (fragmentWeight[fragment] ?? 1),
+      base: w,
       fragment,
     });
   };

@@ -16,6 +16,10 @@ const cue = (source: string, w = 1): Cue => ({ re: new RegExp(`\\b(?:${source})(
 export const SERVICE_CUES: Record<Service, Cue[]> = {
   'build-website': [
     cue(
+      '(?:sell|vend\\w*)(?: \\w+){0,2} (?:online|en linea|por internet|en internet)|(?:place|spot|presence|lugar|sitio) (?:on|in|en) (?:the )?(?:internet|web|linea)',
+      2,
+    ),
+    cue(
       '(?:buy|order|shop)(?: \\w+){0,3} online|sell(?: \\w+){0,2} online|compr\\w*(?: \\w+){0,2} (?:online|por internet|en linea)|vender online|find us online|nos encuentre',
       1.5,
     ),
@@ -55,6 +59,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'infrastructure-scale': [
     cue(
+      'at once|at the same time|al mismo tiempo|a la vez|simultaneous\\w*|(?:response|load|loading) times?|tiempos? de (?:respuesta|carga)|cuellos? de botella|falls? (?:apart|over|down)|(?:hundreds|thousands|cientos|miles) of (?:users|people|visitors|shoppers)',
+      1.5,
+    ),
+    cue(
       '(?:seconds|segundos) (?:to load|en cargar)|takes? (?:\\w+ ){0,3}to load|tarda(?:n)? (?:\\w+ ){0,3}en cargar|loading|optimi[sz]\\w*|se traba|se cuelga|caidas|outages?|latency|latencia|queries|consultas lentas|peaks?|picos|concurren\\w*|docker|ci ?cd|pipelines?|migrat\\w* (?:to|a) (?:the )?(?:cloud|nube|aws|azure|gcp)',
       1.5,
     ),
@@ -77,6 +85,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('database|base de datos|visitors a day|usuarios concurrentes|con tanto usuario', 1),
   ],
   'seo-services': [
+    cue(
+      'traffic (?:\\w+ ){0,2}(?:from|de) google|trafico (?:\\w+ ){0,4}google|(?:find|finds|see|sees) us (?:on|in) google',
+      2.5,
+    ),
     cue(
       'first page|primera pagina|(?:when|cuando) (?:people |la gente )?(?:search|busca|buscan)|show up (?:on|in|when)|aparecer (?:en|cuando)',
       2.5,
@@ -107,6 +119,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'development-support': [
     cue(
+      '(?:developer|dev|freelancer|programador|desarrollador|agency|agencia|el que la hizo|el que lo hizo|who built it)(?: \\w+){0,2} (?:quit|left|is leaving|moving on|is moving on|se fue|se va|renuncio|desaparecio|se borro|ya no (?:contesta|responde|esta))|keep adding|seguir agregando',
+      2,
+    ),
+    cue(
       'broken|no funciona|arreglar|fix (?:the|our|some)|new features? (?:to|for|in) (?:our|the)|add(?:ing)? features?|nuevas funcionalidades|ayud\\w* con el desarrollo|take over|hacerse cargo|issues|problemas',
       1.5,
     ),
@@ -117,6 +133,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('(?:developer|desarrollador)(?: \\w+)? (?:quit|left|se fue)|support|soporte|keep it running', 1.5),
   ],
   'workflow-automation': [
+    cue(
+      '(?:tied|linked|hooked|plugged|wired|connected) (?:in)?to|(?:land|lands|end up|go) (?:straight )?in(?:to)? (?:our|the) \\w+|lleguen? (?:directo|solos?|solas?) (?:al?|a la)|pasen? sol[oa]s?',
+      2,
+    ),
     cue(
       'when (?:a|an|someone|the|un|una|alguien|el|la) \\w+ (?:\\w+ ){0,3}(?:it|they|se|should|must|we want)|should (?:land|go|be sent|show up|appear|trigger|create)|triggers?|webhooks?|zapier|make com|n8n|slack|pipedrive|quickbooks|odoo|notify|notifique|notificar|avis(?:e|ar)|registren solas|se registr\\w* sol[oa]s|data entry|copy (?:and )?paste|copiar y pegar|flujos?',
       2,
@@ -151,6 +171,7 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('hire developers|contratar desarrolladores|long term|largo plazo|durante un ano', 0.5),
   ],
   'strategic-consultation': [
+    cue('(?:what|which|que|cuales|cual) (?:\\w+ ){0,3}(?:first|primero)', 2),
     cue(
       'spend it wisely|where to invest|en que invertir|priorit\\w*|prioridades|what to do first|que conviene hacer primero|business plan|plan digital|digital plans?',
       2,
@@ -162,6 +183,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('build buy or drop|what to build|modernize|modernizar', 0.5),
   ],
   'technical-advisory': [
+    cue(
+      'whether (?:to|we|i|it|our)|worth (?:it|the)|merece la pena|vale la pena|(?:use|go with|pick|elegir|usar) \\w+ (?:or|o) ',
+      2,
+    ),
     cue('proposal|propuesta|independent|independiente|quote|cotizacion|due diligence', 2),
     cue(
       'assessment|evaluat\\w*|evaluacion|evaluar|revision|review (?:our|the) \\w+|(?:software|system|systems|technical|current|our|the app s|la|nuestra) (?:architecture|arquitectura)|arquitectura actual|pentest\\w*|compliance|cumplimiento|security risks?|riesgos de seguridad|vs|versus|compare|comparar|choose between|elegir entre|que es mejor',
@@ -210,6 +235,10 @@ export const ADVICE_CUES: Cue[] = [
 /** The visitor says they do not know what they need. */
 export const UNCERTAINTY_CUES: Cue[] = [
   cue(
+    'where (?:\\w+ ){0,3}(?:begin|start)|por donde (?:\\w+ ){0,2}(?:empezar|empiezo|empezamos|arrancar|arranco|arrancamos|comenzar)',
+    2,
+  ),
+  cue(
     'not sure (?:what|where|how)|no idea (?:what|where|if)|don t know (?:what|where)|nobody knows|no (?:se|sabemos) (?:bien )?(?:que|por donde|como)|ni idea|por donde (?:arrancar|empezar|comenzar)|where to (?:start|begin)',
     2,
   ),
@@ -232,6 +261,7 @@ export const INDUSTRY_CUES: Record<Industry, Cue[]> = {
     ),
   ],
   finance: [
+    cue('estudio contable|despacho contable|accounting practice', 2),
     cue(
       'bank|banco|fintech|budgeting|presupuesto personal|personal finance|loans?|prestamos|accounting firm|accountants?|firma contable|contadores|insurance|aseguradora|seguros|cooperativa de ahorro|credit union|finance|finanzas|financier[ao]',
       2,

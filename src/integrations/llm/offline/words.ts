@@ -26,7 +26,7 @@ const LEXICON: [Target, number, string][] = [
   [
     'build-website',
     1.5,
-    'website* webpage* homepage* landing* storefront* microsite* pagina* paginita* sitio* sitioweb web webs ' +
+    'website* webpage* homepage* page landing* storefront* microsite* pagina* paginita* sitio* sitioweb web webs ' +
       'brochure* squarespace wix webflow framer catalogo* catalog* wordpress',
   ],
   ['build-website', 1, 'online internet linea menu* showcase* portafolio*'],
@@ -34,10 +34,14 @@ const LEXICON: [Target, number, string][] = [
   [
     'build-application',
     1.5,
-    'app apps aplicacion* aplicativo* appstore android* ios iphone* smartphone* celular* movil* mobile* ' +
+    'app apps phone* aplicacion* aplicativo* appstore android* ios iphone* smartphone* celular* movil* mobile* ' +
       'saas mvp marketplace* plataforma* platform* portal* juego* game* videojuego*',
   ],
-  ['build-application', 1, 'prototyp* prototip* startup* emprendimiento* producto* product* tool herramienta* software'],
+  [
+    'build-application',
+    1,
+    'prototyp* prototip* startup* emprendimiento* producto* product* tool herramienta* software',
+  ],
   // Performance, load, infrastructure.
   [
     'infrastructure-scale',
@@ -48,7 +52,11 @@ const LEXICON: [Target, number, string][] = [
       'aws azure gcp cloud nube kubernet* docker* devops hosting* infra* deploy* despliegu* cdn cach* ' +
       'database* 503 500 502',
   ],
-  ['infrastructure-scale', 0.75, 'traffic* trafico* peak* pico* load* carga* shoppers hundreds thousands miles'],
+  [
+    'infrastructure-scale',
+    0.75,
+    'traffic* trafico* peak* pico* load* carga* shoppers hundred* thousand* miles cientos',
+  ],
   // Search visibility.
   [
     'seo-services',
@@ -93,10 +101,14 @@ const LEXICON: [Target, number, string][] = [
   [
     'dedicated-team',
     2,
-    'developer* developers devs engineer* programador* desarrollador* backend frontend fullstack ' +
+    'developers devs engineers programadores desarrolladores backend frontend fullstack ' +
       'staffing outsourc* nearshore tercer* subcontrat* headcount',
   ],
-  ['dedicated-team', 1, 'senior* junior* hire hiring contratar contrat* months meses year ano squad'],
+  [
+    'dedicated-team',
+    1,
+    'senior* junior* hire hiring contratar contrat* months meses year ano squad developer engineer programador desarrollador',
+  ],
   // Strategy.
   [
     'strategic-consultation',
@@ -104,7 +116,11 @@ const LEXICON: [Target, number, string][] = [
     'strategy* strategic* estrategi* roadmap* prioriti* prioridad* priorizar* transformacion transformation ' +
       'workshop* taller',
   ],
-  ['strategic-consultation', 1, 'plan planes planning planificar invest* invert* inversion* abordar'],
+  [
+    'strategic-consultation',
+    1,
+    'plan planes planning planificar invest* invert* inversion* abordar digital*',
+  ],
   // Expert assessment.
   [
     'technical-advisory',
@@ -115,7 +131,7 @@ const LEXICON: [Target, number, string][] = [
   [
     'technical-advisory',
     1,
-    'sensible* sound whether quality calidad architecture arquitectura stack framework* ' +
+    'sensible* sound quality calidad architecture arquitectura stack framework* ' +
       'migrat* migra* rewrite* reescrib* rehacer',
   ],
   // Bespoke software: AI, integrations.
@@ -130,8 +146,8 @@ const LEXICON: [Target, number, string][] = [
   [
     'advice',
     1.5,
-    'advice advise* recommend* recomiend* recomend* aconsej* orient* suggest* sugier* sugerenc* consult* ' +
-      'asesor* guidance opinion* whether',
+    'advice advise* whether recommend* recomiend* recomend* aconsej* orient* suggest* sugier* sugerenc* consult* ' +
+      'asesor* guidance opinion*',
   ],
   // The visitor does not know yet.
   ['uncertain', 1, 'unsure unclear confused perdid* clue clueless'],
@@ -155,8 +171,8 @@ const LEXICON: [Target, number, string][] = [
   [
     'industry:finance',
     2,
-    'bank* banco* fintech* loan* prestamo* insur* asegurador* seguros accountant* accounting contable* ' +
-      'contador* contabil* credit* credito* financ* invest* broker* tax* impuesto*',
+    'bank* banco* fintech* loan* prestamo* insur* asegurador* seguros accountant* ' +
+      'contador* credit* credito* financ* invest* broker* tax* impuesto*',
   ],
   [
     'industry:education',
@@ -167,7 +183,7 @@ const LEXICON: [Target, number, string][] = [
   [
     'industry:retail',
     2,
-    'shop* tienda* store* retail* ecommerce commerce boutique* bakery* panader* ropa clothing* fashion* ' +
+    'shop* tienda* store* retail* ecommerce commerce bakery* panader* ropa clothing* fashion* ' +
       'moda zapat* shoe* jewel* joyer* furniture* mueble* ferreter* bike* bicis bicicle* tiendanube ' +
       'shopify woocommerce magento abarrot* supermarket* supermercado*',
   ],
@@ -194,11 +210,7 @@ const LEXICON: [Target, number, string][] = [
     2,
     'nonprofit* charity* charities ngo ong fundacion foundation donat* donac* volunteer* voluntari* refugee*',
   ],
-  [
-    'industry:technology',
-    1,
-    'saas software-company techcompany',
-  ],
+  ['industry:technology', 1, 'saas software-company techcompany'],
   [
     'industry:other',
     1.5,
@@ -209,7 +221,11 @@ const LEXICON: [Target, number, string][] = [
   ],
 
   // Audiences.
-  ['audience:b2b', 2, 'b2b wholesale* mayorista* distributor* distribuidor* procurement* empresas companies businesses'],
+  [
+    'audience:b2b',
+    2,
+    'b2b wholesale* mayorista* distributor* distribuidor* procurement* empresas companies businesses',
+  ],
   [
     'audience:b2c',
     1.5,
@@ -229,7 +245,7 @@ const LEXICON: [Target, number, string][] = [
   [
     'style:modernMinimalist',
     2,
-    'modern* moderno* moderna* minimal* minimalist* clean limpi* uncluttered sleek sencill* despejad*',
+    'modern moderno moderna modernos modernas minimal* clean limpi* uncluttered sleek despejad*',
   ],
   [
     'style:boldColorful',
