@@ -117,7 +117,13 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
 
   let service = confirmed.service ?? best(SERVICES, (s) => serviceHits.get(s)!, SERVICE_THRESHOLD);
   // Weak evidence and a stated want: take the lean rather than the cautious default.
-  if (service === null && !uncertain && customScore < CUSTOM_THRESHOLD - 0.5 && WANT.test(folded))
+  if (
+    service === null &&
+    !uncertain &&
+    adviceScore < 2 &&
+    customScore < CUSTOM_THRESHOLD - 0.5 &&
+    WANT.test(folded)
+  )
     service = best(SERVICES, (s) => serviceHits.get(s)!, WEAK_THRESHOLD);
   const serviceScore = service ? total(serviceHits.get(service)!) : 0;
   const advisory = service === 'technical-advisory' || service === 'strategic-consultation';

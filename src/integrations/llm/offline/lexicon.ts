@@ -247,7 +247,7 @@ export const UNCERTAINTY_CUES: Cue[] = [
 
 /** Cues that mark a clause as secondary ("later maybe a portal"). */
 export const LATER_CUES =
-  /\b(?:later|maybe|eventually|in the future|more adelante|mas adelante|despues|a futuro|quizas|tal vez|after launch)\b/;
+  /\b(?:later|maybe|eventually|in the future|more adelante|mas adelante|despues(?! del? \w)|a futuro|quizas|tal vez|after launch)\b/;
 export const PRIORITY_CUES = /\b(?:first|priority|primero|prioridad|main|principal)\b/;
 
 export const INDUSTRY_CUES: Record<Industry, Cue[]> = {

@@ -61,7 +61,7 @@ const LEXICON: [Target, number, string][] = [
   [
     'seo-services',
     2,
-    'seo bing index* indexa* indexe* rank* outrank* posicion* keyword* buscador* organic* organico* ' +
+    'seo bing index* indexa* indexe* rank* outrank* posicion* keyword* organic* organico* ' +
       'serp* backlink* visibil*',
   ],
   ['seo-services', 1.5, 'google*'],
@@ -114,7 +114,7 @@ const LEXICON: [Target, number, string][] = [
     'strategic-consultation',
     2,
     'strategy* strategic* estrategi* roadmap* prioriti* prioridad* priorizar* transformacion transformation ' +
-      'workshop* taller',
+      'workshop*',
   ],
   [
     'strategic-consultation',
