@@ -72,6 +72,7 @@ const HELP_SERVICES = [
 const WANT =
   /\b(?:need|needs|want|wants|would like|d like|d love|would love|looking for|after|necesit\w*|quier\w*|queremos|busc\w*|ocup\w*|nos gustaria|me gustaria|hace falta)\b/;
 const WEAK_THRESHOLD = 0.9;
+const WORD = /[a-z0-9]+/g;
 /** Scale of word-level evidence against phrase cues. */
 const WORD_WEIGHT = 1;
 
@@ -86,8 +87,23 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     if (list) list.push(hit);
     else words.set(hit.target, [hit]);
   }
+  // The first 1–3 letters of every word: a cue none of whose alternatives starts that way is skipped.
+  const starts = new Set<string>();
+  for (const match of folded.matchAll(WORD)) {
+    const word = match[0];
+    starts.add(word.slice(0, 1)).add(word.slice(0, 2)).add(word.slice(0, 3));
+  }
   const scan = (cues: Cue[], target: Target | null, negatable = false) =>
-    collect(message, folded, parts, fragmentWeight, cues, target ? words.get(target) : undefined, negatable);
+    collect(
+      message,
+      folded,
+      parts,
+      fragmentWeight,
+      cues,
+      starts,
+      target ? words.get(target) : undefined,
+      negatable,
+    );
 
   const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s], s)]));
   // "our site is slow" talks about an existing site: unless the visitor asks for a new one, such a
@@ -222,6 +238,7 @@ function collect(
   parts: Fragment[],
   fragmentWeight: number[],
   cues: Cue[],
+  starts: Set<string>,
   words: WordHit[] | undefined,
   negatable: boolean,
 ): Hit[] {
@@ -252,7 +269,8 @@ function collect(
     });
   };
   // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
-  for (const { re, w } of heaviestFirst(cues)) {
+  for (const { re, w, starts: cueStarts } of heaviestFirst(cues)) {
+    if (cueStarts && !cueStarts.some((start) => starts.has(start))) continue;
     for (const match of folded.matchAll(re)) add(match.index, match.index + match[0].length, w);
   }
   // Words of the lexicon the phrase cues did not already cover count at their word weight.

@@ -8,10 +8,69 @@ import type { Audience, Industry, Service, Style } from './vocabulary.ts';
 export interface Cue {
   re: RegExp;
   w: number;
+  /**
+   * The first letters (up to 3) a word must start with for the cue to match at all, one per
+   * alternative; `null` when some alternative cannot be reduced to such a prefix. Lets the analyzer
+   * skip a cue without running its regex when the message has no word starting that way.
+   */
+  starts: readonly string[] | null;
 }
 
 /** Plural forms (`s`, `es`) of every alternative match too. */
-const cue = (source: string, w = 1): Cue => ({ re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'), w });
+const cue = (source: string, w = 1): Cue => ({
+  re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'),
+  w,
+  starts: startsOf(source),
+});
+
+/** The literal start (≤ 3 letters) of every top-level alternative of a pattern, or null. */
+export function startsOf(source: string): string[] | null {
+  const out = new Set<string>();
+  let depth = 0;
+  let alternativeStart = 0;
+  for (let i = 0; i <= source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (i === source.length || (ch === '|' && depth === 0)) {
+      const alternative = source.slice(alternativeStart, i);
+      alternativeStart = i + 1;
+      if (alternative.startsWith('(?:')) {
+        // A leading group: the starts of its own alternatives, unless the group is optional.
+        const close = closingParen(alternative);
+        const after = alternative[close + 1];
+        const inner =
+          close > 0 && after !== '?' && after !== '*' && after !== '{'
+            ? startsOf(alternative.slice(3, close))
+            : null;
+        if (!inner) return null;
+        for (const start of inner) out.add(start);
+        continue;
+      }
+      const literal = /^[a-z0-9]+/.exec(alternative)?.[0] ?? '';
+      // A letter followed by a quantifier is optional: it is not part of the required start.
+      const next = alternative[literal.length];
+      const required = next === '?' || next === '*' || next === '{' ? literal.slice(0, -1) : literal;
+      if (required.length === 0) return null;
+      out.add(required.slice(0, 3));
+    }
+  }
+  return [...out];
+}
+
+function closingParen(source: string): number {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === '(') depth++;
+    else if (source[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
 
 export const SERVICE_CUES: Record<Service, Cue[]> = {
   'build-website': [
