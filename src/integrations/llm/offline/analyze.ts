@@ -11,6 +11,7 @@ import {
   INQUIRY_CUES,
   LATER_CUES,
   PRIORITY_CUES,
+  possibleCues,
   SERVICE_CUES,
   STYLE_CUES,
   UNCERTAINTY_CUES,
@@ -88,11 +89,12 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     else words.set(hit.target, [hit]);
   }
   // The first 1–3 letters of every word: a cue none of whose alternatives starts that way is skipped.
-  const starts = new Set<string>();
+  const wordStarts = new Set<string>();
   for (const match of folded.matchAll(WORD)) {
     const word = match[0];
-    starts.add(word.slice(0, 1)).add(word.slice(0, 2)).add(word.slice(0, 3));
+    wordStarts.add(word.slice(0, 1)).add(word.slice(0, 2)).add(word.slice(0, 3));
   }
+  const active = possibleCues(wordStarts);
   const scan = (cues: Cue[], target: Target | null, negatable = false) =>
     collect(
       message,
@@ -100,7 +102,7 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
       parts,
       fragmentWeight,
       cues,
-      starts,
+      active,
       target ? words.get(target) : undefined,
       negatable,
     );
@@ -238,7 +240,7 @@ function collect(
   parts: Fragment[],
   fragmentWeight: number[],
   cues: Cue[],
-  starts: Set<string>,
+  active: Set<Cue>,
   words: WordHit[] | undefined,
   negatable: boolean,
 ): Hit[] {
@@ -269,9 +271,9 @@ function collect(
     });
   };
   // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
-  for (const { re, w, starts: cueStarts } of heaviestFirst(cues)) {
-    if (cueStarts && !cueStarts.some((start) => starts.has(start))) continue;
-    for (const match of folded.matchAll(re)) add(match.index, match.index + match[0].length, w);
+  for (const cue of heaviestFirst(cues)) {
+    if (cue.starts && !active.has(cue)) continue;
+    for (const match of folded.matchAll(cue.re)) add(match.index, match.index + match[0].length, cue.w);
   }
   // Words of the lexicon the phrase cues did not already cover count at their word weight.
   if (words) for (const word of words) add(word.start, word.end, word.w * WORD_WEIGHT);

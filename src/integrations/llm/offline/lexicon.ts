@@ -16,12 +16,26 @@ export interface Cue {
   starts: readonly string[] | null;
 }
 
+/** Cues by the word starts they need (cues without a known start are always run). */
+const CUES_BY_START = new Map<string, Cue[]>();
+
 /** Plural forms (`s`, `es`) of every alternative match too. */
-const cue = (source: string, w = 1): Cue => ({
-  re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'),
-  w,
-  starts: startsOf(source),
-});
+const cue = (source: string, w = 1): Cue => {
+  const made: Cue = { re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'), w, starts: startsOf(source) };
+  for (const start of made.starts ?? []) {
+    const list = CUES_BY_START.get(start);
+    if (list) list.push(made);
+    else CUES_BY_START.set(start, [made]);
+  }
+  return made;
+};
+
+/** The cues that may match a folded text whose words start with these 1–3 letter prefixes. */
+export function possibleCues(wordStarts: Iterable<string>): Set<Cue> {
+  const out = new Set<Cue>();
+  for (const start of wordStarts) for (const c of CUES_BY_START.get(start) ?? []) out.add(c);
+  return out;
+}
 
 /** The literal start (≤ 3 letters) of every top-level alternative of a pattern, or null. */
 export function startsOf(source: string): string[] | null {
