@@ -44,6 +44,8 @@ export interface Hit {
 
 export interface Analysis {
   message: string;
+  /** `fold(message)`, computed once. */
+  folded: string;
   fragments: Fragment[];
   path: PlanPath;
   /** Score of every path, for alternatives. */
@@ -208,6 +210,7 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
 
   return {
     message,
+    folded,
     fragments: parts,
     path,
     pathScores,
