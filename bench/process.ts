@@ -65,6 +65,6 @@ export function stop(child: ChildProcess): Promise<number | null> {
 
 /** Prints rows as aligned columns, the first row being the header. */
 export function printTable(table: string[][]): void {
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)));
+  for (const row of table) console.log(widths.map((width, i) => (row[i] ?? '').padEnd(width)).join('  '));
 }
