@@ -3,11 +3,12 @@
  * against a bare node:http server answering the same JSON, in the same run; prints req/s, p50/p99
  * latency and the ratio, plus start-up time and idle RSS. `--only NAME` runs one scenario,
  * `--duration S` sets seconds per measurement (default 10). Ends with the chat relay (bench/chat-relay.ts).
+ *
+ * `--soak` runs the sustained mixed-load soak instead (bench/soak.ts).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { printTable, rssMb, sleep, start, stop } from './process.ts';
 import { type Scenario, scenarios } from './scenarios.ts';
 
 const args = process.argv.slice(2);
@@ -15,42 +16,13 @@ const option = (name: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
+if (args.includes('--soak')) {
+  const { soak } = await import('./soak.ts');
+  process.exit(await soak(args));
+}
 const duration = Number(option('duration') ?? 10);
 const only = option('only');
 const connections = Number(option('connections') ?? 50);
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  startupMs: number;
-}
-
-async function start(script: string, env: Record<string, string>): Promise<Started> {
-  const began = performance.now();
-  const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'listening' && entry.port) resolve(entry.port);
-      } catch {}
-    });
-  });
-  const url = `http://127.0.0.1:${port}`;
-  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await sleep(5);
-  return { child, url, startupMs: performance.now() - began };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 async function measure(url: string, scenario: Pick<Scenario, 'method' | 'path' | 'body' | 'headers'>) {
   const result = await autocannon({
@@ -67,13 +39,6 @@ async function measure(url: string, scenario: Pick<Scenario, 'method' | 'path' |
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
-}
-
-function stop(child: ChildProcess) {
-  return new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 const dbPath = `/tmp/bench-${process.pid}.db`;
@@ -158,9 +123,8 @@ const table = [
   ],
   ...rows,
 ];
-const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
 console.log(`\n${connections} connections, ${duration} s each, ${new Date().toISOString()}`);
-for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+printTable(table);
 for (const note of notes) console.log(note);
 const startup = Math.max(...startups);
 console.log(`\nstart-up (spawn to first 200 on /health, worst of 3): ${startup.toFixed(0)} ms (bar < 1500)`);
