@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import { createNodeSqliteDialect, openSqlite } from './node-sqlite-dialect.ts';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -40,7 +41,7 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
           : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
