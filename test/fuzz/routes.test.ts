@@ -29,12 +29,8 @@ import {
   stopFuzzServer,
   tablesOf,
 } from './harness.ts';
+import { RUNS_PER_ROUTE, SEED } from './settings.ts';
 import { record, tally } from './tally.ts';
-
-/** Fixed seed: a failure reproduces; change it to explore further. */
-export const SEED = 20_261_110;
-/** Generated requests per route (and per engine); the wrong-method and unknown-path batches add more. */
-export const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 60);
 
 const WRONG_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
