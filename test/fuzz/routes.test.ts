@@ -82,6 +82,7 @@ describe.each(await testEngines())('hostile input on every route (%s)', (engine)
     drain = setInterval(() => void server.deps.worker.drain('diagnostics').catch(() => {}), 100);
   }, 60_000);
   afterAll(async () => {
+    console.log(tally(engine));
     clearInterval(drain);
     if (server) await stopFuzzServer(server);
   }, 60_000);
@@ -196,9 +197,5 @@ describe.each(await testEngines())('hostile input on every route (%s)', (engine)
       RUNS_PER_ROUTE * 3,
     );
     await healthy();
-  });
-
-  afterAll(() => {
-    console.log(tally(engine));
   });
 });
