@@ -352,6 +352,27 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/** Every secret value in the configuration (for the logger's scrubbing): keys, tokens, passwords. */
+export function secretValues(config: Config): string[] {
+  const smtpPassword = (() => {
+    if (!config.mail.smtpUrl) return undefined;
+    const password = new URL(config.mail.smtpUrl).password;
+    return password ? decodeURIComponent(password) : undefined;
+  })();
+  return [
+    config.secrets.chat,
+    config.secrets.admin,
+    config.secrets.cache,
+    config.secrets.metrics,
+    config.captcha.secret,
+    config.pipedrive.token,
+    smtpPassword,
+    config.ai?.apiKey,
+    config.prototypes.v0.apiKey,
+    config.pagespeed.apiKey,
+  ].filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
+
 /** One line for the start-up log: which outside services are real and which are offline defaults. */
 export function describeServices(config: Config): Record<string, string> {
   return {
