@@ -11,7 +11,10 @@ describe('logger: configured secrets never reach a log line', () => {
     const secrets = ['sk-live-0123456789', 'pa"ss\\word&1', 'short'];
     const logger = createLogger('info', logs.stream, secrets);
     logger.warn({ err: new Error('Incorrect API key provided: Bearer sk-live-0123456789') }, 'model failed');
-    logger.warn({ response: '535 Invalid login for mailer:pa"ss\\word&1', url: 'smtp://u:pa%22ss%5Cword%261@h' }, 'smtp');
+    logger.warn(
+      { response: '535 Invalid login for mailer:pa"ss\\word&1', url: 'smtp://u:pa%22ss%5Cword%261@h' },
+      'smtp',
+    );
     logger.info({ note: 'a short word stays' }, 'sk-live-0123456789 in the message');
     const text = logs.raw.join('');
     expect(text).not.toContain('sk-live-0123456789');

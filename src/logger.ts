@@ -42,7 +42,10 @@ export function createLogger(
 const MIN_SCRUBBED_LENGTH = 6;
 
 /** A destination that replaces every secret value (and its JSON- and URL-escaped forms) in each line. */
-export function scrubbing(destination: pino.DestinationStream, secrets: readonly string[]): pino.DestinationStream {
+export function scrubbing(
+  destination: pino.DestinationStream,
+  secrets: readonly string[],
+): pino.DestinationStream {
   const forms = [
     ...new Set(
       secrets

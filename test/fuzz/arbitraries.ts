@@ -38,7 +38,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
     '; drop table leads; --',
     '../../etc/passwd',
     '..\\..\\windows',
-    '${jndi:ldap://x/a}',
+    ['$', '{jndi:ldap://x/a}'].join(''),
     '{{7*7}}',
     '%00',
     '%ff',

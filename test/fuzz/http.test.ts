@@ -36,10 +36,6 @@ afterAll(async () => {
   if (server) await stopFuzzServer(server);
 }, 60_000);
 
-interface RawAnswer extends Answer {
-  raw: string;
-}
-
 /**
  * Writes `parts` (with `delayMs` between them) on a fresh socket, then reads until the server closes
  * or a complete response has arrived, or `waitMs` passes. Null when the server said nothing.

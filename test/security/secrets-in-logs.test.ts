@@ -52,13 +52,23 @@ async function standIn(handler: Parameters<typeof startStandIn>[0]) {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'secrets-'));
   const siteverify = await standIn((req, res) => {
-    if (failing) return sendJson(res, 500, { error: `backend error for secret=${new URLSearchParams(req.body).get('secret')}` });
+    if (failing)
+      return sendJson(res, 500, {
+        error: `backend error for secret=${new URLSearchParams(req.body).get('secret')}`,
+      });
     const ok = new URLSearchParams(req.body).get('secret') === SECRETS.CAPTCHA_SECRET;
-    sendJson(res, 200, ok ? { success: true, score: 0.9 } : { success: false, 'error-codes': ['invalid-input-secret'] });
+    sendJson(
+      res,
+      200,
+      ok ? { success: true, score: 0.9 } : { success: false, 'error-codes': ['invalid-input-secret'] },
+    );
   });
   const llm = await standIn((req, res) => {
     // Like OpenAI: a refused key is echoed in the error message.
-    if (failing) return sendJson(res, 401, { error: { message: `Incorrect API key provided: ${req.headers.authorization}` } });
+    if (failing)
+      return sendJson(res, 401, {
+        error: { message: `Incorrect API key provided: ${req.headers.authorization}` },
+      });
     const recommendation = {
       summary: 'A website.',
       recommendedPath: 'Build',
@@ -74,11 +84,14 @@ beforeAll(async () => {
   });
   const psi = await standIn((req, res) => {
     // Like Google: the error repeats the request, key included.
-    if (failing) return sendJson(res, 400, { error: { code: 400, message: `API key not valid: ${req.url}` } });
+    if (failing)
+      return sendJson(res, 400, { error: { code: 400, message: `API key not valid: ${req.url}` } });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(PSI_FIXTURE);
   });
-  const v0 = await standIn((req, res) => sendJson(res, 401, { error: `bad key ${req.headers.authorization}` }));
+  const v0 = await standIn((req, res) =>
+    sendJson(res, 401, { error: `bad key ${req.headers.authorization}` }),
+  );
   const wordpress = await standIn((_req, res) => sendJson(res, 200, []));
   pipedrive = await startPipedriveStandIn(SECRETS.PIPEDRIVE_API_TOKEN);
   pipedrive.fail = () => failing;
@@ -142,7 +155,10 @@ afterAll(async () => {
 });
 
 let ipCounter = 0;
-function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+function call(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   ipCounter++;
   return fetch(`${server.url}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
@@ -157,7 +173,12 @@ function call(path: string, init: { method?: string; body?: unknown; headers?: R
 
 const lead = (email: string) => ({
   personal: { name: 'Secret Tester', email_address: email, company: 'Keys Ltd', phone_number: '+1 555 0100' },
-  steps: { initial_choice: 'create', service: 'build-website', goal: 'A website with bookings', industry: 'hospitality' },
+  steps: {
+    initial_choice: 'create',
+    service: 'build-website',
+    goal: 'A website with bookings',
+    industry: 'hospitality',
+  },
   recaptchaToken: 'ok-token',
   language: 'en',
 });
@@ -180,36 +201,93 @@ async function session() {
 
   // Healthy outside services.
   await note('lead', call('/api/leads', { body: lead('ok@example.com') }));
-  await note('support send', call('/api/support/send', { body: { name: 'Ana', email: 'ana@example.com', message: 'We need a new website for our hotel with bookings.', recaptchaToken: 'ok' } }));
-  await note('recommend', call('/api/ai/recommend-plan', { body: { message: 'A website with bookings for our hotel.' } }));
+  await note(
+    'support send',
+    call('/api/support/send', {
+      body: {
+        name: 'Ana',
+        email: 'ana@example.com',
+        message: 'We need a new website for our hotel with bookings.',
+        recaptchaToken: 'ok',
+      },
+    }),
+  );
+  await note(
+    'recommend',
+    call('/api/ai/recommend-plan', { body: { message: 'A website with bookings for our hotel.' } }),
+  );
   await note('diagnostic', call('/api/diagnostic/analyze', { body: { url: 'https://example.com/' } }));
   await note('lookup', call('/api/leads/lookup?email=ok@example.com', { headers: chat }));
   await note('admin', call('/admin/api/leads', { headers: admin }));
-  await note('metrics', call('/metrics', { headers: { authorization: `Bearer ${SECRETS.METRICS_API_SECRET}` } }));
-  await note('purge', call('/api/posts/cache', { method: 'DELETE', headers: { 'x-cache-api-key': SECRETS.CACHE_API_SECRET } }));
+  await note(
+    'metrics',
+    call('/metrics', { headers: { authorization: `Bearer ${SECRETS.METRICS_API_SECRET}` } }),
+  );
+  await note(
+    'purge',
+    call('/api/posts/cache', { method: 'DELETE', headers: { 'x-cache-api-key': SECRETS.CACHE_API_SECRET } }),
+  );
   await waitFor(() => smtpMessages > 0 && pipedrive.deals.length > 0, 15_000);
 
   // Every outside service failing.
   failing = true;
   const crmCalls = pipedrive.standIn.requests.length;
   await note('lead, captcha down', call('/api/leads', { body: lead('down@example.com') }));
-  await note('lead, trusted (CRM and SMTP down)', call('/api/leads', { body: lead('trusted@example.com'), headers: chat }));
-  await note('support send, captcha down', call('/api/support/send', { body: { name: 'Bo', email: 'bo@example.com', message: 'Please call me about a new application.', recaptchaToken: 'ok' } }));
-  await note('recommend, key refused', call('/api/ai/recommend-plan', { body: { message: 'A shop for our bakery.' } }));
+  await note(
+    'lead, trusted (CRM and SMTP down)',
+    call('/api/leads', { body: lead('trusted@example.com'), headers: chat }),
+  );
+  await note(
+    'support send, captcha down',
+    call('/api/support/send', {
+      body: {
+        name: 'Bo',
+        email: 'bo@example.com',
+        message: 'Please call me about a new application.',
+        recaptchaToken: 'ok',
+      },
+    }),
+  );
+  await note(
+    'recommend, key refused',
+    call('/api/ai/recommend-plan', { body: { message: 'A shop for our bakery.' } }),
+  );
   await note('refine, key refused', call('/api/ai/refine', { body: { message: 'A shop for our bakery.' } }));
-  await note('diagnostic, key refused', call('/api/diagnostic/analyze', { body: { url: 'https://example.org/' } }));
+  await note(
+    'diagnostic, key refused',
+    call('/api/diagnostic/analyze', { body: { url: 'https://example.org/' } }),
+  );
   // Wrong keys that contain the right one (a log of the presented header would leak it).
-  await note('lookup, wrong key', call('/api/leads/lookup?email=x@example.com', { headers: { 'x-chat-api-key': `${SECRETS.CHAT_API_SECRET}x` } }));
-  await note('admin, wrong key', call('/admin/api/leads', { headers: { 'x-admin-api-key': `${SECRETS.ADMIN_API_SECRET}x` } }));
-  await note('metrics, wrong key', call('/metrics', { headers: { authorization: `Bearer ${SECRETS.METRICS_API_SECRET}x` } }));
-  await note('purge, wrong key', call('/api/posts/cache/clear', { method: 'POST', headers: { 'x-cache-api-key': `${SECRETS.CACHE_API_SECRET}x` } }));
+  await note(
+    'lookup, wrong key',
+    call('/api/leads/lookup?email=x@example.com', {
+      headers: { 'x-chat-api-key': `${SECRETS.CHAT_API_SECRET}x` },
+    }),
+  );
+  await note(
+    'admin, wrong key',
+    call('/admin/api/leads', { headers: { 'x-admin-api-key': `${SECRETS.ADMIN_API_SECRET}x` } }),
+  );
+  await note(
+    'metrics, wrong key',
+    call('/metrics', { headers: { authorization: `Bearer ${SECRETS.METRICS_API_SECRET}x` } }),
+  );
+  await note(
+    'purge, wrong key',
+    call('/api/posts/cache/clear', {
+      method: 'POST',
+      headers: { 'x-cache-api-key': `${SECRETS.CACHE_API_SECRET}x` },
+    }),
+  );
   // Queue jobs retry against the failing CRM and SMTP: wait for both to have been tried.
   await waitFor(() => pipedrive.standIn.requests.length > crmCalls && smtpAuthFailures > 0, 20_000);
   return statuses;
 }
 
 describe('no secret in logs', () => {
-  it('a full session, healthy and failing, never writes a secret to stdout or stderr', { timeout: 120_000 }, async () => {
+  it('a full session, healthy and failing, never writes a secret to stdout or stderr', {
+    timeout: 120_000,
+  }, async () => {
     const statuses = await session();
     // The session really went through the healthy and the failing paths.
     expect(statuses.lead).toBe(200);
@@ -230,7 +308,12 @@ describe('no secret in logs', () => {
     // Some failure was logged at all (the greps below are not vacuous).
     expect(output).toMatch(/"level":(40|50)/);
     const leaked = Object.entries(SECRETS).filter(([, value]) => output.includes(value));
-    if (process.env.SHOW_LEAKS) for (const line of server.output) if (Object.values(SECRETS).some((v) => line.includes(v))) console.log(line.slice(0, 1500));
-    expect(leaked.map(([name]) => name), `statuses: ${JSON.stringify(statuses)}`).toEqual([]);
+    if (process.env.SHOW_LEAKS)
+      for (const line of server.output)
+        if (Object.values(SECRETS).some((v) => line.includes(v))) console.log(line.slice(0, 1500));
+    expect(
+      leaked.map(([name]) => name),
+      `statuses: ${JSON.stringify(statuses)}`,
+    ).toEqual([]);
   });
 });
