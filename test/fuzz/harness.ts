@@ -235,7 +235,14 @@ export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  stream?: boolean;
 }
+
+const SSE_READ_MS = 5000;
+const SSE_SETTLE_MS = 300;
+
+/** Pages for people (not API answers): their errors are HTML pages, not the JSON envelope. */
+const HTML_PAGES = [/^\/api\/leads\/[^/]+\/preview$/];
 
 /** Sends one request; an event stream is read up to its headers and then dropped. */
 export async function send(server: FuzzServer, req: SentRequest): Promise<Answer> {
@@ -247,10 +254,23 @@ export async function send(server: FuzzServer, req: SentRequest): Promise<Answer
     headersTimeout: 60_000,
     bodyTimeout: 60_000,
   });
-  let text = '';
-  if (String(res.headers['content-type'] ?? '').includes('event-stream')) res.body.destroy();
-  else text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text };
+  if (!String(res.headers['content-type'] ?? '').includes('event-stream')) {
+    return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+  }
+  // An event stream is read to its end (bounded), so what it writes is done before the next request.
+  const reading = res.body.text().catch(() => '');
+  let timer: NodeJS.Timeout | undefined;
+  const text = await Promise.race([
+    reading,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), SSE_READ_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (text === null) res.body.destroy();
+  // Writes that follow a stream's last event (history, progress) land before the next snapshot.
+  await new Promise((resolve) => setTimeout(resolve, SSE_SETTLE_MS));
+  return { status: res.statusCode, headers: res.headers, text: text ?? '', stream: true };
 }
 
 const AI_CODES: Record<string, number> = {
@@ -272,6 +292,12 @@ export function problemWith(server: FuzzServer, req: SentRequest, res: Answer): 
   if (res.status !== 204 && res.headers['x-content-type-options'] !== 'nosniff') return 'no nosniff';
   if (res.status < 400) return null;
   const pathname = new URL(req.path, server.url).pathname;
+  if (
+    HTML_PAGES.some((page) => page.test(pathname)) &&
+    String(res.headers['content-type']).startsWith('text/html')
+  ) {
+    return null;
+  }
   let body: unknown;
   try {
     body = JSON.parse(res.text);
