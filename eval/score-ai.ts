@@ -27,7 +27,15 @@ const files = args.filter((a) => !a.startsWith('--'));
 const sets =
   files.length > 0
     ? files
-    : ['ai-cases.json', 'ai-holdout.json', 'ai-holdout-2.json', 'ai-holdout-3.json', 'ai-holdout-4.json'];
+    : [
+        'ai-cases.json',
+        'ai-holdout.json',
+        'ai-holdout-2.json',
+        'ai-holdout-3.json',
+        'ai-holdout-4.json',
+        'ai-holdout-5.json',
+        'ai-holdout-6.json',
+      ];
 
 if (useModel && existsSync('.env')) process.loadEnvFile('.env');
 const config = useModel ? loadConfig(process.env) : null;

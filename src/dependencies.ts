@@ -22,7 +22,6 @@ import { createCrmClient } from './integrations/crm/pipedrive.ts';
 import { crmQueueDefinition } from './integrations/crm/sync.ts';
 import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
-import { OpenAiCompatibleClient } from './integrations/llm/openai-compatible-client.ts';
 import { emailQueueDefinition } from './integrations/mail/queue.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
 import {
@@ -116,7 +115,10 @@ export async function createDependencies(
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
   const shutdown = new AbortController();
   const prototypeTasks = new BackgroundTasks();
-  const llm: LlmClient | null = config.ai ? new OpenAiCompatibleClient(config.ai) : null;
+  // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).
+  const llm: LlmClient | null = config.ai
+    ? new (await import('./integrations/llm/openai-compatible-client.ts')).OpenAiCompatibleClient(config.ai)
+    : null;
   const quota = new PrototypeQuota(database.db, config.prototypes.monthlyLimit);
   const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
   const pagespeed = choosePageSpeedEngine(config, safeFetch);
@@ -174,7 +176,7 @@ export async function createDependencies(
     quota,
     metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
     prototypes: {
-      generator: overrides.prototypeGenerator ?? createPrototypeGenerator(config, llm, logger),
+      generator: overrides.prototypeGenerator ?? (await createPrototypeGenerator(config, llm, logger)),
       leads: leadsForPrototypes(database.db, quota),
       queue: prototypeQueue(jobs),
       tasks: prototypeTasks,

@@ -1,6 +1,6 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
-import pg from 'pg';
 import { createNodeSqliteDialect, openSqlite } from './node-sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -25,6 +25,8 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(openSqlite(path)) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
+  // pg is loaded only for PostgreSQL (synchronously: it is CommonJS), not for SQLite deployments.
+  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { addressList, type MailMessage } from './message.ts';
 
 /** How mail leaves the service: SMTP, or the stored outbox when SMTP_URL is unset. */
@@ -15,27 +15,30 @@ export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketM
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
   readonly from: string;
-  readonly #transporter: Transporter;
+  /** nodemailer is loaded only when SMTP is configured (it is ~10 MB of resident memory). */
+  readonly #transporter: Promise<Transporter>;
 
   constructor(smtpUrl: string, from: string) {
     this.from = from;
     const url = new URL(smtpUrl);
     const secure = url.protocol === 'smtps:';
-    this.#transporter = nodemailer.createTransport({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port ? Number(url.port) : secure ? 465 : 587,
-      secure,
-      auth: url.username
-        ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-        : undefined,
-      connectionTimeout: SMTP_TIMEOUTS.connectionMs,
-      greetingTimeout: SMTP_TIMEOUTS.greetingMs,
-      socketTimeout: SMTP_TIMEOUTS.socketMs,
-    });
+    this.#transporter = import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port ? Number(url.port) : secure ? 465 : 587,
+        secure,
+        auth: url.username
+          ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+          : undefined,
+        connectionTimeout: SMTP_TIMEOUTS.connectionMs,
+        greetingTimeout: SMTP_TIMEOUTS.greetingMs,
+        socketTimeout: SMTP_TIMEOUTS.socketMs,
+      }),
+    );
   }
 
   async send(message: MailMessage, options: { messageId: string }) {
-    const info = await this.#transporter.sendMail({
+    const info = await (await this.#transporter).sendMail({
       from: this.from,
       to: addressList(message.to),
       cc: addressList(message.cc),

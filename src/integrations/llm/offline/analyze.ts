@@ -11,6 +11,7 @@ import {
   INQUIRY_CUES,
   LATER_CUES,
   PRIORITY_CUES,
+  possibleCues,
   SERVICE_CUES,
   STYLE_CUES,
   UNCERTAINTY_CUES,
@@ -28,6 +29,7 @@ import {
   type Service,
   STYLES,
 } from './vocabulary.ts';
+import { type Target, type WordHit, wordHits } from './words.ts';
 
 export interface Hit {
   start: number;
@@ -35,11 +37,15 @@ export interface Hit {
   /** The visitor's own words that matched. */
   text: string;
   weight: number;
+  /** The cue's own weight, before clause and position factors. */
+  base: number;
   fragment: number;
 }
 
 export interface Analysis {
   message: string;
+  /** `fold(message)`, computed once. */
+  folded: string;
   fragments: Fragment[];
   path: PlanPath;
   /** Score of every path, for alternatives. */
@@ -59,35 +65,86 @@ const EXISTING = /\b(?:our|my|the|la|el|nuestr[oa]s?|mi|mis|tu|su)\s+(?:\w+\s+)?
 const CREATE_CUES =
   /\b(?:new|nuev[oa]s?|build|create|crear|hacer|haga|make|montar|redesign|revamp|rebuild|relaunch|refresh|renovar|redisen\w*|desarrollar|develop|launch|lanzar|sacar)\b/;
 const CUSTOM_THRESHOLD = 2.5;
+const HELP_SERVICES = [
+  'development-support',
+  'infrastructure-scale',
+  'seo-services',
+  'maintenance-plans',
+] as const;
+/** A visitor who says they want something ("I need…", "quiero…") gets their weak lean taken. */
+const WANT =
+  /\b(?:need|needs|want|wants|would like|d like|d love|would love|looking for|after|necesit\w*|quier\w*|queremos|busc\w*|ocup\w*|nos gustaria|me gustaria|hace falta)\b/;
+const WEAK_THRESHOLD = 0.9;
+const WORD = /[a-z0-9]+/g;
+/** Scale of word-level evidence against phrase cues. */
+const WORD_WEIGHT = 1;
 
 /** Reads a visitor's message the way the offline engine needs it: one deterministic pass. */
 export function analyze(message: string, confirmed: { service?: Service } = {}): Analysis {
   const folded = fold(message);
   const parts = fragments(message);
   const fragmentWeight = weights(folded, parts);
-  const scan = (cues: Cue[], negatable = false) =>
-    collect(message, folded, parts, fragmentWeight, cues, negatable);
+  const words = new Map<Target, WordHit[]>();
+  for (const hit of wordHits(folded)) {
+    const list = words.get(hit.target);
+    if (list) list.push(hit);
+    else words.set(hit.target, [hit]);
+  }
+  // The first 1–3 letters of every word: a cue none of whose alternatives starts that way is skipped.
+  const wordStarts = new Set<string>();
+  for (const match of folded.matchAll(WORD)) {
+    const word = match[0];
+    wordStarts.add(word.slice(0, 1)).add(word.slice(0, 2)).add(word.slice(0, 3));
+  }
+  const active = possibleCues(wordStarts);
+  const scan = (cues: Cue[], target: Target | null, negatable = false) =>
+    collect(
+      message,
+      folded,
+      parts,
+      fragmentWeight,
+      cues,
+      active,
+      target ? words.get(target) : undefined,
+      negatable,
+    );
 
-  const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s])]));
+  const serviceHits = new Map<Service, Hit[]>(SERVICES.map((s) => [s, scan(SERVICE_CUES[s], s)]));
   // "our site is slow" talks about an existing site: unless the visitor asks for a new one, such a
-  // mention is context for another service, not a request to build.
-  if (!CREATE_CUES.test(folded)) {
+  // mention is context for another service, not a request to build. The same holds for any mention
+  // of the product when the message is about something failing or needing care.
+  const creating = CREATE_CUES.test(folded) || words.has('create');
+  if (!creating) {
+    const helpScore = Math.max(...HELP_SERVICES.map((key) => total(serviceHits.get(key)!)));
     for (const key of ['build-website', 'build-application'] as const) {
       for (const hit of serviceHits.get(key)!) {
-        if (EXISTING.test(folded.slice(Math.max(0, hit.start - 24), hit.start))) hit.weight *= 0.4;
+        if (
+          helpScore >= SERVICE_THRESHOLD ||
+          EXISTING.test(folded.slice(Math.max(0, hit.start - 24), hit.start))
+        )
+          hit.weight *= 0.4;
       }
     }
   }
-  const customHits = scan(CUSTOM_CUES);
-  const adviceHits = scan(ADVICE_CUES);
-  const uncertaintyHits = scan(UNCERTAINTY_CUES);
+  const customHits = scan(CUSTOM_CUES, 'custom');
+  const adviceHits = scan(ADVICE_CUES, 'advice');
+  const uncertaintyHits = scan(UNCERTAINTY_CUES, 'uncertain');
   const customScore = total(customHits);
   const adviceScore = total(adviceHits);
   // A short question about what the agency offers is an inquiry: nothing to build from yet.
-  const inquiry = total(scan(INQUIRY_CUES)) >= 2 && message.split(/\s+/).length <= 12;
+  const inquiry = total(scan(INQUIRY_CUES, null)) >= 2 && message.split(/\s+/).length <= 12;
   const uncertain = total(uncertaintyHits) >= 2 || inquiry;
 
   let service = confirmed.service ?? best(SERVICES, (s) => serviceHits.get(s)!, SERVICE_THRESHOLD);
+  // Weak evidence and a stated want: take the lean rather than the cautious default.
+  if (
+    service === null &&
+    !uncertain &&
+    adviceScore < 2 &&
+    customScore < CUSTOM_THRESHOLD - 0.5 &&
+    WANT.test(folded)
+  )
+    service = best(SERVICES, (s) => serviceHits.get(s)!, WEAK_THRESHOLD);
   const serviceScore = service ? total(serviceHits.get(service)!) : 0;
   const advisory = service === 'technical-advisory' || service === 'strategic-consultation';
 
@@ -107,6 +164,15 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     if (service !== 'build-application' && service !== 'build-website') service = null;
   } else {
     path = PATH_OF_SERVICE[service];
+    // An integration asked for together with a new site or app: Custom, for that site or app.
+    if (service === 'workflow-automation' && creating) {
+      const build = best(
+        ['build-website', 'build-application'] as const,
+        (s) => serviceHits.get(s)!,
+        SERVICE_THRESHOLD,
+      );
+      if (build) service = build;
+    }
   }
 
   const pathScores: Record<PlanPath, number> = {
@@ -118,9 +184,9 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
   };
   for (const s of SERVICES) pathScores[PATH_OF_SERVICE[s]] += total(serviceHits.get(s)!);
 
-  const industryHits = new Map(INDUSTRIES.map((i) => [i, scan(INDUSTRY_CUES[i])]));
-  const audienceHits = new Map(AUDIENCES.map((a) => [a, scan(AUDIENCE_CUES[a])]));
-  const styleHits = new Map(STYLES.map((s) => [s, scan(STYLE_CUES[s], true)]));
+  const industryHits = new Map(INDUSTRIES.map((i) => [i, scan(INDUSTRY_CUES[i], `industry:${i}`)]));
+  const audienceHits = new Map(AUDIENCES.map((a) => [a, scan(AUDIENCE_CUES[a], `audience:${a}`)]));
+  const styleHits = new Map(STYLES.map((s) => [s, scan(STYLE_CUES[s], `style:${s}`, true)]));
   const industry = best(INDUSTRIES, (i) => industryHits.get(i)!, 1.5, ['technology']);
   const audience = best(AUDIENCES, (a) => audienceHits.get(a)!, 2);
   const style = best(STYLES, (s) => styleHits.get(s)!, 2);
@@ -128,13 +194,13 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
 
   const sections: Record<SectionKey, Hit[]> = {
     service: service ? serviceHits.get(service)! : path === 'Custom' ? customHits : [],
-    goal: scan(GOAL_CUES),
+    goal: scan(GOAL_CUES, null),
     industry: industry ? industryHits.get(industry)! : [],
-    features: scan(FEATURE_CUES),
+    features: scan(FEATURE_CUES, null),
     audience: audience ? audienceHits.get(audience)! : [],
     style: style ? styleHits.get(style)! : [],
-    constraints: scan(CONSTRAINT_CUES),
-    context: scan(CONTEXT_CUES),
+    constraints: scan(CONSTRAINT_CUES, null),
+    context: scan(CONTEXT_CUES, null),
   };
   const evidence = [
     ...(service ? serviceHits.get(service)! : []),
@@ -144,6 +210,7 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
 
   return {
     message,
+    folded,
     fragments: parts,
     path,
     pathScores,
@@ -176,30 +243,43 @@ function collect(
   parts: Fragment[],
   fragmentWeight: number[],
   cues: Cue[],
+  active: Set<Cue>,
+  words: WordHit[] | undefined,
   negatable: boolean,
 ): Hit[] {
   const hits: Hit[] = [];
-  // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
-  for (const { re, w } of heaviestFirst(cues)) {
-    for (const match of folded.matchAll(re)) {
-      const start = match.index;
-      const end = start + match[0].length;
-      if (negatable && negatedAt(folded, start)) continue;
-      if (hits.some((h) => start < h.end && end > h.start)) continue; // one phrase counts once
-      let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
-      if (fragment < 0) fragment = 0;
-      const part = parts[fragment];
-      const before = part ? folded.slice(part.start, start) : '';
-      const later = LATER_CUES.test(before) ? 0.5 : 1;
-      hits.push({
-        start,
-        end,
-        text: message.slice(start, end),
-        weight: w * later * (fragmentWeight[fragment] ?? 1),
-        fragment,
-      });
+  const add = (start: number, end: number, w: number) => {
+    if (negatable && negatedAt(folded, start)) return;
+    const overlap = hits.find((h) => start < h.end && end > h.start);
+    if (overlap) {
+      // One phrase counts once, at its strongest reading.
+      if (w > overlap.base) {
+        overlap.weight *= w / overlap.base;
+        overlap.base = w;
+      }
+      return;
     }
+    let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
+    if (fragment < 0) fragment = 0;
+    const part = parts[fragment];
+    const before = part ? folded.slice(part.start, start) : '';
+    const later = LATER_CUES.test(before) ? 0.5 : 1;
+    hits.push({
+      start,
+      end,
+      text: message.slice(start, end),
+      weight: w * later * (fragmentWeight[fragment] ?? 1),
+      base: w,
+      fragment,
+    });
+  };
+  // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
+  for (const cue of heaviestFirst(cues)) {
+    if (cue.starts && !active.has(cue)) continue;
+    for (const match of folded.matchAll(cue.re)) add(match.index, match.index + match[0].length, cue.w);
   }
+  // Words of the lexicon the phrase cues did not already cover count at their word weight.
+  if (words) for (const word of words) add(word.start, word.end, word.w * WORD_WEIGHT);
   return hits.sort((a, b) => a.start - b.start);
 }
 

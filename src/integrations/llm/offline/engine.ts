@@ -104,7 +104,7 @@ const PHRASE_SECTIONS = new Set<SectionKey>(['service', 'industry', 'features', 
 type Dimension = 'goal' | 'audience' | 'features' | 'timeline' | 'budget' | 'industry';
 
 function missing(a: Analysis, language: Language): Dimension[] {
-  const f = fold(a.message);
+  const f = a.folded;
   const out: Dimension[] = [];
   if (a.sections.goal.length === 0) out.push('goal');
   if (a.fields.audience === null) out.push('audience');

@@ -8,13 +8,90 @@ import type { Audience, Industry, Service, Style } from './vocabulary.ts';
 export interface Cue {
   re: RegExp;
   w: number;
+  /**
+   * The first letters (up to 3) a word must start with for the cue to match at all, one per
+   * alternative; `null` when some alternative cannot be reduced to such a prefix. Lets the analyzer
+   * skip a cue without running its regex when the message has no word starting that way.
+   */
+  starts: readonly string[] | null;
 }
 
+/** Cues by the word starts they need (cues without a known start are always run). */
+const CUES_BY_START = new Map<string, Cue[]>();
+
 /** Plural forms (`s`, `es`) of every alternative match too. */
-const cue = (source: string, w = 1): Cue => ({ re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'), w });
+const cue = (source: string, w = 1): Cue => {
+  const made: Cue = { re: new RegExp(`\\b(?:${source})(?:s|es)?\\b`, 'g'), w, starts: startsOf(source) };
+  for (const start of made.starts ?? []) {
+    const list = CUES_BY_START.get(start);
+    if (list) list.push(made);
+    else CUES_BY_START.set(start, [made]);
+  }
+  return made;
+};
+
+/** The cues that may match a folded text whose words start with these 1–3 letter prefixes. */
+export function possibleCues(wordStarts: Iterable<string>): Set<Cue> {
+  const out = new Set<Cue>();
+  for (const start of wordStarts) for (const c of CUES_BY_START.get(start) ?? []) out.add(c);
+  return out;
+}
+
+/** The literal start (≤ 3 letters) of every top-level alternative of a pattern, or null. */
+export function startsOf(source: string): string[] | null {
+  const out = new Set<string>();
+  let depth = 0;
+  let alternativeStart = 0;
+  for (let i = 0; i <= source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (i === source.length || (ch === '|' && depth === 0)) {
+      const alternative = source.slice(alternativeStart, i);
+      alternativeStart = i + 1;
+      if (alternative.startsWith('(?:')) {
+        // A leading group: the starts of its own alternatives, unless the group is optional.
+        const close = closingParen(alternative);
+        const after = alternative[close + 1];
+        const inner =
+          close > 0 && after !== '?' && after !== '*' && after !== '{'
+            ? startsOf(alternative.slice(3, close))
+            : null;
+        if (!inner) return null;
+        for (const start of inner) out.add(start);
+        continue;
+      }
+      const literal = /^[a-z0-9]+/.exec(alternative)?.[0] ?? '';
+      // A letter followed by a quantifier is optional: it is not part of the required start.
+      const next = alternative[literal.length];
+      const required = next === '?' || next === '*' || next === '{' ? literal.slice(0, -1) : literal;
+      if (required.length === 0) return null;
+      out.add(required.slice(0, 3));
+    }
+  }
+  return [...out];
+}
+
+function closingParen(source: string): number {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === '(') depth++;
+    else if (source[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
 
 export const SERVICE_CUES: Record<Service, Cue[]> = {
   'build-website': [
+    cue(
+      '(?:sell|vend\\w*)(?: \\w+){0,2} (?:online|en linea|por internet|en internet)|(?:place|spot|presence|lugar|sitio) (?:on|in|en) (?:the )?(?:internet|web|linea)',
+      2,
+    ),
     cue(
       '(?:buy|order|shop)(?: \\w+){0,3} online|sell(?: \\w+){0,2} online|compr\\w*(?: \\w+){0,2} (?:online|por internet|en linea)|vender online|find us online|nos encuentre',
       1.5,
@@ -55,6 +132,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'infrastructure-scale': [
     cue(
+      'at once|at the same time|al mismo tiempo|a la vez|simultaneous\\w*|(?:response|load|loading) times?|tiempos? de (?:respuesta|carga)|cuellos? de botella|falls? (?:apart|over|down)|(?:hundreds|thousands|cientos|miles) of (?:users|people|visitors|shoppers)',
+      1.5,
+    ),
+    cue(
       '(?:seconds|segundos) (?:to load|en cargar)|takes? (?:\\w+ ){0,3}to load|tarda(?:n)? (?:\\w+ ){0,3}en cargar|loading|optimi[sz]\\w*|se traba|se cuelga|caidas|outages?|latency|latencia|queries|consultas lentas|peaks?|picos|concurren\\w*|docker|ci ?cd|pipelines?|migrat\\w* (?:to|a) (?:the )?(?:cloud|nube|aws|azure|gcp)',
       1.5,
     ),
@@ -77,6 +158,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('database|base de datos|visitors a day|usuarios concurrentes|con tanto usuario', 1),
   ],
   'seo-services': [
+    cue(
+      'traffic (?:\\w+ ){0,2}(?:from|de) google|trafico (?:\\w+ ){0,4}google|(?:find|finds|see|sees) us (?:on|in) google',
+      2.5,
+    ),
     cue(
       'first page|primera pagina|(?:when|cuando) (?:people |la gente )?(?:search|busca|buscan)|show up (?:on|in|when)|aparecer (?:en|cuando)',
       2.5,
@@ -107,6 +192,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
   ],
   'development-support': [
     cue(
+      '(?:developer|dev|freelancer|programador|desarrollador|agency|agencia|el que la hizo|el que lo hizo|who built it)(?: \\w+){0,2} (?:quit|left|is leaving|moving on|is moving on|se fue|se va|renuncio|desaparecio|se borro|ya no (?:contesta|responde|esta))|keep adding|seguir agregando',
+      2,
+    ),
+    cue(
       'broken|no funciona|arreglar|fix (?:the|our|some)|new features? (?:to|for|in) (?:our|the)|add(?:ing)? features?|nuevas funcionalidades|ayud\\w* con el desarrollo|take over|hacerse cargo|issues|problemas',
       1.5,
     ),
@@ -117,6 +206,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('(?:developer|desarrollador)(?: \\w+)? (?:quit|left|se fue)|support|soporte|keep it running', 1.5),
   ],
   'workflow-automation': [
+    cue(
+      '(?:tied|linked|hooked|plugged|wired|connected) (?:in)?to|(?:land|lands|end up|go) (?:straight )?in(?:to)? (?:our|the) \\w+|lleguen? (?:directo|solos?|solas?) (?:al?|a la)|pasen? sol[oa]s?',
+      2,
+    ),
     cue(
       'when (?:a|an|someone|the|un|una|alguien|el|la) \\w+ (?:\\w+ ){0,3}(?:it|they|se|should|must|we want)|should (?:land|go|be sent|show up|appear|trigger|create)|triggers?|webhooks?|zapier|make com|n8n|slack|pipedrive|quickbooks|odoo|notify|notifique|notificar|avis(?:e|ar)|registren solas|se registr\\w* sol[oa]s|data entry|copy (?:and )?paste|copiar y pegar|flujos?',
       2,
@@ -151,6 +244,7 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('hire developers|contratar desarrolladores|long term|largo plazo|durante un ano', 0.5),
   ],
   'strategic-consultation': [
+    cue('(?:what|which|que|cuales|cual) (?:\\w+ ){0,3}(?:first|primero)', 2),
     cue(
       'spend it wisely|where to invest|en que invertir|priorit\\w*|prioridades|what to do first|que conviene hacer primero|business plan|plan digital|digital plans?',
       2,
@@ -162,6 +256,10 @@ export const SERVICE_CUES: Record<Service, Cue[]> = {
     cue('build buy or drop|what to build|modernize|modernizar', 0.5),
   ],
   'technical-advisory': [
+    cue(
+      'whether (?:to|we|i|it|our)|worth (?:it|the)|merece la pena|vale la pena|(?:use|go with|pick|elegir|usar) \\w+ (?:or|o) ',
+      2,
+    ),
     cue('proposal|propuesta|independent|independiente|quote|cotizacion|due diligence', 2),
     cue(
       'assessment|evaluat\\w*|evaluacion|evaluar|revision|review (?:our|the) \\w+|(?:software|system|systems|technical|current|our|the app s|la|nuestra) (?:architecture|arquitectura)|arquitectura actual|pentest\\w*|compliance|cumplimiento|security risks?|riesgos de seguridad|vs|versus|compare|comparar|choose between|elegir entre|que es mejor',
@@ -210,6 +308,10 @@ export const ADVICE_CUES: Cue[] = [
 /** The visitor says they do not know what they need. */
 export const UNCERTAINTY_CUES: Cue[] = [
   cue(
+    'where (?:\\w+ ){0,3}(?:begin|start)|por donde (?:\\w+ ){0,2}(?:empezar|empiezo|empezamos|arrancar|arranco|arrancamos|comenzar)',
+    2,
+  ),
+  cue(
     'not sure (?:what|where|how)|no idea (?:what|where|if)|don t know (?:what|where)|nobody knows|no (?:se|sabemos) (?:bien )?(?:que|por donde|como)|ni idea|por donde (?:arrancar|empezar|comenzar)|where to (?:start|begin)',
     2,
   ),
@@ -218,7 +320,7 @@ export const UNCERTAINTY_CUES: Cue[] = [
 
 /** Cues that mark a clause as secondary ("later maybe a portal"). */
 export const LATER_CUES =
-  /\b(?:later|maybe|eventually|in the future|more adelante|mas adelante|despues|a futuro|quizas|tal vez|after launch)\b/;
+  /\b(?:later|maybe|eventually|in the future|more adelante|mas adelante|despues(?! del? \w)|a futuro|quizas|tal vez|after launch)\b/;
 export const PRIORITY_CUES = /\b(?:first|priority|primero|prioridad|main|principal)\b/;
 
 export const INDUSTRY_CUES: Record<Industry, Cue[]> = {
@@ -232,6 +334,7 @@ export const INDUSTRY_CUES: Record<Industry, Cue[]> = {
     ),
   ],
   finance: [
+    cue('estudio contable|despacho contable|accounting practice', 2),
     cue(
       'bank|banco|fintech|budgeting|presupuesto personal|personal finance|loans?|prestamos|accounting firm|accountants?|firma contable|contadores|insurance|aseguradora|seguros|cooperativa de ahorro|credit union|finance|finanzas|financier[ao]',
       2,

@@ -3,7 +3,12 @@
  * (lower case, accents removed, anything but letters and digits → space), so an index found in the
  * folded text is the same index in the original: matches can be quoted in the visitor's own words.
  */
+const NON_ASCII = /[\u0080-\uffff]/;
+const NOT_ALNUM = /[^a-z0-9]/g;
+
 export function fold(text: string): string {
+  // Plain ASCII (most messages): native lower-casing and one replace, same result as the loop.
+  if (!NON_ASCII.test(text)) return text.toLowerCase().replace(NOT_ALNUM, ' ');
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
