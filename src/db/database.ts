@@ -53,7 +53,7 @@ export const NUL_REPLACEMENT = '\uFFFD';
  * byte sequence"), so a visitor's NUL byte would turn any write or lookup into a 500. Each new
  * connection's string parameters get it replaced by U+FFFD (SQLite stores it as is).
  */
-function replaceNulInParameters(client: pg.PoolClient) {
+function replaceNulInParameters(client: import('pg').PoolClient) {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const clean = (value: unknown) =>
     typeof value === 'string' && value.includes('\u0000')
