@@ -82,11 +82,12 @@ export function createApp(deps: Dependencies) {
   });
   app.use('*', requestLog(deps.logger, deps.metrics));
   app.use('/api/ai/*', aiNoStore); // before CORS, so preflight answers carry it too
-  app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
+  // Before CORS: the errors CORS itself answers (a preflight to an unknown path) carry it too.
   app.use('*', async function securityHeaders(c, next) {
     c.header('X-Content-Type-Options', 'nosniff');
     await next();
   });
+  app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
   app.use('*', limitBody({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) }));
 
   app.route('/', healthRoutes());

@@ -101,6 +101,7 @@ export const envSchema = z.object({
       .filter(Boolean),
   ),
   ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
+  AI_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   GEOIP_DB_PATH: optionalString,
   UPLOAD_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   LOG_LEVEL: z
@@ -181,6 +182,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   V0_API_URL: ['v0 Platform API base', '`https://api.v0.dev/v1`'],
   TRUST_PROXY: ['client IP source: `none` (socket), `cloudflare`, `xff`', '`none`'],
   ANALYTICS_TRACK_RATE_LIMIT: ['analytics track requests per client IP per minute', '`1200`'],
+  AI_RATE_LIMIT: ['recommend-plan and refine calls per client IP per 10 minutes each (`0`: off)', '`30`'],
   GEOIP_DB_PATH: [
     'a MaxMind-format IP-to-country database',
     'the one in `@ip-location-db/geo-whois-asn-country-mmdb`',
@@ -247,6 +249,8 @@ export interface Config {
     /** A MaxMind-format country database; unset: the one shipped in the npm package. */
     geoipDbPath: string | undefined;
   };
+  /** recommend-plan and refine requests per client IP per 10 minutes, each; 0 turns the limits off. */
+  aiRateLimit: number;
   /** A ticket's multipart body must arrive completely within this time (408 otherwise). */
   uploadTimeoutMs: number;
   logLevel: string;
@@ -358,11 +362,33 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
     analytics: { trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT, geoipDbPath: e.GEOIP_DB_PATH },
+    aiRateLimit: e.AI_RATE_LIMIT,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
   };
+}
+
+/** Every secret value in the configuration (for the logger's scrubbing): keys, tokens, passwords. */
+export function secretValues(config: Config): string[] {
+  const smtpPassword = (() => {
+    if (!config.mail.smtpUrl) return undefined;
+    const password = new URL(config.mail.smtpUrl).password;
+    return password ? decodeURIComponent(password) : undefined;
+  })();
+  return [
+    config.secrets.chat,
+    config.secrets.admin,
+    config.secrets.cache,
+    config.secrets.metrics,
+    config.captcha.secret,
+    config.pipedrive.token,
+    smtpPassword,
+    config.ai?.apiKey,
+    config.prototypes.v0.apiKey,
+    config.pagespeed.apiKey,
+  ].filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
 /** One line for the start-up log: which outside services are real and which are offline defaults. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, describeServices, loadConfig } from './config.ts';
+import { ConfigError, describeServices, loadConfig, secretValues } from './config.ts';
 import { createDependencies } from './dependencies.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './server.ts';
@@ -17,7 +17,7 @@ try {
   throw error;
 }
 
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, undefined, secretValues(config));
 const deps = await createDependencies(config, logger);
 if (!config.captcha.secret) logger.warn('CAPTCHA_SECRET is unset: CAPTCHA is not enforced');
 const running = await startServer(deps);

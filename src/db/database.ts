@@ -41,8 +41,29 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
           : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
+  pool.on('connect', replaceNulInParameters);
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/** What PostgreSQL text stores in place of U+0000 (which it cannot hold). */
+export const NUL_REPLACEMENT = '\uFFFD';
+
+/**
+ * PostgreSQL text cannot hold U+0000: a parameter containing it fails the whole statement ("invalid
+ * byte sequence"), so a visitor's NUL byte would turn any write or lookup into a 500. Each new
+ * connection's string parameters get it replaced by U+FFFD (SQLite stores it as is).
+ */
+function replaceNulInParameters(client: import('pg').PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const clean = (value: unknown) =>
+    typeof value === 'string' && value.includes('\u0000')
+      ? value.replaceAll('\u0000', NUL_REPLACEMENT)
+      : value;
+  client.query = ((text: unknown, values?: unknown, callback?: unknown) =>
+    Array.isArray(values)
+      ? query(text, values.map(clean), callback)
+      : query(text, values, callback)) as typeof client.query;
 }
 
 export function engineOf(db: DbOrTx | Kysely<unknown>): Engine {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../config.ts';
 import { clientOrigin } from './client-ip.ts';
 import type { AppEnv } from './env.ts';
 import { ApiError } from './errors.ts';
@@ -6,7 +7,8 @@ import { ApiError } from './errors.ts';
 export interface RateLimitRule {
   /** Names the bucket family, e.g. `leads`; the key is `<name>:<client ip>`. */
   name: string;
-  limit: number;
+  /** Requests per window, or a function of the configuration (a result of 0 turns the limit off). */
+  limit: number | ((config: Config) => number);
   windowMs: number;
 }
 
@@ -16,11 +18,16 @@ export interface RateLimitRule {
  * as with in-process tests) is not limited.
  */
 export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
-  if (rule.limit < 1 || rule.windowMs < 1000) throw new Error(`rate limit ${rule.name}: invalid rule`);
+  if ((typeof rule.limit === 'number' && rule.limit < 1) || rule.windowMs < 1000) {
+    throw new Error(`rate limit ${rule.name}: invalid rule`);
+  }
+  const limitOf = typeof rule.limit === 'number' ? () => rule.limit as number : rule.limit;
   return async function rateLimitMiddleware(c, next) {
-    const { ip } = clientOrigin(c, c.var.deps.config.trustProxy);
-    if (ip) {
-      const result = await c.var.deps.rateLimiter.hit(`${rule.name}:${ip}`, rule.limit, rule.windowMs);
+    const { config } = c.var.deps;
+    const limit = limitOf(config);
+    const { ip } = clientOrigin(c, config.trustProxy);
+    if (ip && limit > 0) {
+      const result = await c.var.deps.rateLimiter.hit(`${rule.name}:${ip}`, limit, rule.windowMs);
       if (!result.allowed) {
         throw new ApiError('RATE_LIMITED', 'Too many requests; please wait before trying again.', {
           headers: { 'Retry-After': String(result.retryAfterSeconds) },

@@ -29,3 +29,14 @@ export const AI_LIMITS = {
   contextChunks: 3,
   contextChunkChars: 600,
 } as const;
+
+/**
+ * Per-client-IP limits of the AI routes (not in ai-api.md: an addition, answered 429 `rate_limited`
+ * with `Retry-After`). recommend-plan and refine each call the model: `AI_RATE_LIMIT` (default
+ * `modelCallsDefault`) per window; search-test only reads the index: `searchTestFactor` times that.
+ */
+export const AI_RATE = {
+  windowMs: 10 * 60_000,
+  modelCallsDefault: 30,
+  searchTestFactor: 4,
+} as const;

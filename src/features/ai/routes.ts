@@ -6,8 +6,9 @@ import type { ErrorStyle } from '../../app.ts';
 import { requireJson } from '../../http/body.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
-import { AI_LIMITS } from './limits.ts';
+import { AI_LIMITS, AI_RATE } from './limits.ts';
 import {
   AiErrorSchema,
   RecommendRequestSchema,
@@ -63,8 +64,28 @@ function describeIssue(error: ZodError): string {
 
 const errorResponses = {
   400: { description: 'invalid_request', content: { 'application/json': { schema: AiErrorSchema } } },
+  429: {
+    description: 'rate_limited (per client IP, with Retry-After)',
+    content: { 'application/json': { schema: AiErrorSchema } },
+  },
   502: { description: 'ai_request_failed', content: { 'application/json': { schema: AiErrorSchema } } },
 } as const;
+
+const recommendRate = rateLimit({
+  name: 'ai-recommend',
+  limit: (config) => config.aiRateLimit,
+  windowMs: AI_RATE.windowMs,
+});
+const refineRate = rateLimit({
+  name: 'ai-refine',
+  limit: (config) => config.aiRateLimit,
+  windowMs: AI_RATE.windowMs,
+});
+const searchRate = rateLimit({
+  name: 'ai-search',
+  limit: (config) => config.aiRateLimit * AI_RATE.searchTestFactor,
+  windowMs: AI_RATE.windowMs,
+});
 
 const recommendRoute = createRoute({
   method: 'post',
@@ -73,7 +94,7 @@ const recommendRoute = createRoute({
   summary: 'Recommend one service path',
   description:
     'Recommends exactly one of Build, Launch, Scale, Custom, Technical Review, with the fixed plan description, a rationale, up to two alternatives, detected needs and missing information. Unparseable model output falls back to a Technical Review recommendation (200).',
-  middleware: [requireJson] as const,
+  middleware: [recommendRate, requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: RecommendRequestSchema } } } },
   responses: {
     200: {
@@ -91,7 +112,7 @@ const refineRoute = createRoute({
   summary: 'Itemise and classify a project description',
   description:
     'Turns free text into ordered sections of short items, suggestions about missing information and the wizard classification (`null` where the text is not clear). Unparseable model output falls back to the original message with empty sections (200).',
-  middleware: [requireJson] as const,
+  middleware: [refineRate, requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: RefineRequestSchema } } } },
   responses: {
     200: { description: 'The refinement', content: { 'application/json': { schema: RefineResponseSchema } } },
@@ -105,10 +126,12 @@ const searchRoute = createRoute({
   tags: ['AI'],
   summary: 'Probe the search index',
   description: `Top chunks of the search index for \`q\` (trimmed, cut to ${AI_LIMITS.queryMax} characters). An empty index answers \`count: 0\`.`,
+  middleware: [searchRate] as const,
   request: { query: SearchQuerySchema },
   responses: {
     200: { description: 'Search results', content: { 'application/json': { schema: SearchResponseSchema } } },
     400: errorResponses[400],
+    429: errorResponses[429],
   },
 });
 

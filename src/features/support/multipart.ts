@@ -102,6 +102,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'The multipart body is malformed (no usable boundary).');
   }
+  const malformed = () => fail('VALIDATION_ERROR', 'The multipart body is malformed or incomplete.');
   const setFailure = (error: ApiError) => {
     failure ??= error;
   };
@@ -117,6 +118,10 @@ export async function readMultipart(request: Request, options: UploadOptions): P
 
   parser.on('file', (name, stream, info) => {
     const position = ++fileCount;
+    // A body that ends inside a file part destroys the file stream with busboy's error: without a
+    // listener that error is uncaught and takes the process down. The parser's own error handler
+    // records the failure.
+    stream.on('error', () => setFailure(malformed()));
     if (failure || name !== fileField) {
       if (!failure)
         setFailure(fail('VALIDATION_ERROR', `Files are only accepted in the field "${fileField}".`));
@@ -169,6 +174,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     });
     pending.push(
       new Promise<void>((resolve) => {
+        stream.on('error', () => resolve());
         stream.on('end', () => {
           if (failure) return resolve();
           if (size === 0 && !info.filename) return resolve(); // an empty file input of a browser form
@@ -223,7 +229,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   const parsed = new Promise<void>((resolve) => {
     parser.on('close', () => resolve());
     parser.on('error', () => {
-      setFailure(fail('VALIDATION_ERROR', 'The multipart body is malformed or incomplete.'));
+      setFailure(malformed());
       resolve();
     });
   });
