@@ -17,12 +17,10 @@ import { postsRoutes } from './features/posts/routes.ts';
 import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
-import { limitBody } from './http/body.ts';
-import { cors } from './http/cors.ts';
+import { corsPreflight } from './http/cors.ts';
+import { edge } from './http/edge.ts';
 import type { AppEnv } from './http/env.ts';
 import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
-import { requestId } from './http/request-id.ts';
-import { requestLog } from './http/request-log.ts';
 import { RouteTable } from './http/route-table.ts';
 
 /**
@@ -70,25 +68,25 @@ export function createApp(deps: Dependencies) {
     return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side; please try again.');
   }
 
+  function handleError(error: unknown, c: Context<AppEnv>): Response {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      (c.var.logger ?? deps.logger).error({ err: error, requestId: c.var.requestId }, 'request failed');
+    }
+    return renderError(c, apiError);
+  }
+
   function renderError(c: Context<AppEnv>, error: ApiError): Response {
     const style = errorStyles.find((s) => c.req.path.startsWith(s.prefix));
     return style ? style.render(c, error) : sendError(c, error);
   }
 
-  app.use('*', requestId());
-  app.use('*', async function injectDependencies(c, next) {
-    c.set('deps', deps);
-    await next();
-  });
-  app.use('*', requestLog(deps.logger, deps.metrics));
-  app.use('/api/ai/*', aiNoStore); // before CORS, so preflight answers carry it too
-  // Before CORS: the errors CORS itself answers (a preflight to an unknown path) carry it too.
-  app.use('*', async function securityHeaders(c, next) {
-    c.header('X-Content-Type-Options', 'nosniff');
-    await next();
-  });
-  app.use('*', cors({ allowedOrigins: deps.config.corsOrigins, routes }));
-  app.use('*', limitBody({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) }));
+  app.use(
+    '*',
+    edge({ deps, skipBodyLimit: (path) => STREAMED_UPLOAD_PATHS.has(path), onError: handleError }),
+  );
+  app.use('/api/ai/*', aiNoStore); // before the preflight, so preflight answers carry it too
+  app.use('*', corsPreflight({ allowedOrigins: new Set(deps.config.corsOrigins), routes }));
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
@@ -137,13 +135,7 @@ export function createApp(deps: Dependencies) {
     return renderError(c, new ApiError('NOT_FOUND', `No route matches ${c.req.path}.`));
   });
 
-  app.onError((error, c) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) {
-      (c.var.logger ?? deps.logger).error({ err: error, requestId: c.var.requestId }, 'request failed');
-    }
-    return renderError(c, apiError);
-  });
+  app.onError(handleError);
 
   return app;
 }
