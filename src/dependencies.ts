@@ -88,7 +88,9 @@ export async function createDependencies(
   const database = overrides.database ?? openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
-  const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
+  const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
+    leaseMs: config.queueLeaseMs,
+  });
   const shutdown = new AbortController();
   const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
   const pagespeed = choosePageSpeedEngine(config, safeFetch);
