@@ -2,7 +2,7 @@
  * `npm run bench`: autocannon against the app (full middleware stack, real server process) and
  * against a bare node:http server answering the same JSON, in the same run; prints req/s, p50/p99
  * latency and the ratio, plus start-up time and idle RSS. `--only NAME` runs one scenario,
- * `--duration S` sets seconds per measurement (default 10).
+ * `--duration S` sets seconds per measurement (default 10). Ends with the chat relay (bench/chat-relay.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -166,3 +166,9 @@ const startup = Math.max(...startups);
 console.log(`\nstart-up (spawn to first 200 on /health, worst of 3): ${startup.toFixed(0)} ms (bar < 1500)`);
 console.log(`idle RSS: ${idleRss.toFixed(1)} MB (bar < 150)`);
 if (failed || startup >= 1500 || idleRss >= 150) process.exitCode = 1;
+
+// The chat relay's own measurement (time to first token through the service vs. direct).
+if (!only || 'chat-relay'.includes(only)) {
+  const { runChatRelayBench } = await import('./chat-relay.ts');
+  if (!(await runChatRelayBench())) process.exitCode = 1;
+}

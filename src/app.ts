@@ -6,6 +6,7 @@ import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
@@ -13,6 +14,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { leadRoutes } from './features/leads/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { postsRoutes } from './features/posts/routes.ts';
+import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { limitBody } from './http/body.ts';
@@ -89,7 +91,9 @@ export function createApp(deps: Dependencies) {
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  app.route('/', chatRoutes());
   app.route('/', leadRoutes());
+  app.route('/', prototypeRoutes());
   app.route('/', metricsRoutes());
   app.route('/', postsRoutes());
   app.route('/', seoRoutes());

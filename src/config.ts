@@ -72,6 +72,10 @@ export const envSchema = z.object({
   SUPPORT_EMAIL: optionalString.transform((v) => v ?? 'support@localhost'),
   CRM_BCC_EMAIL: optionalString,
   SALES_AGENT_WS_URL: optionalUrl(['ws:', 'wss:']),
+  SALES_AGENT_CONNECT_TIMEOUT_MS: integer(10_000, 100, 600_000),
+  SALES_AGENT_IDLE_TIMEOUT_MS: integer(30_000, 100, 600_000),
+  SALES_AGENT_MAX_DURATION_MS: integer(180_000, 100, 3_600_000),
+  CHAT_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   WORDPRESS_API_URL: optionalUrl(['http:', 'https:']),
   POSTS_CACHE_TTL_SECONDS: integer(300, 0, 31_536_000),
   PAGESPEED_API_KEY: optionalString,
@@ -157,6 +161,10 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   SUPPORT_EMAIL: ['where lead notifications, contact requests and tickets go', '`support@localhost`'],
   CRM_BCC_EMAIL: ['blind copy of support contact e-mails (CRM mailbox)', 'unset'],
   SALES_AGENT_WS_URL: ['sales-agent backend (`ws://` or `wss://`)', 'unset: built-in agent'],
+  SALES_AGENT_CONNECT_TIMEOUT_MS: ['opening the sales-agent WebSocket', '`10000`'],
+  SALES_AGENT_IDLE_TIMEOUT_MS: ['longest silence between two sales-agent frames', '`30000`'],
+  SALES_AGENT_MAX_DURATION_MS: ['longest one chat answer may stream', '`180000`'],
+  CHAT_RATE_LIMIT: ['chat questions per client IP per minute (`0`: unlimited)', '`30`'],
   WORDPRESS_API_URL: [
     'posts upstream, e.g. `https://blog.example.com/wp-json/wp/v2`',
     'unset: posts answer 503',
@@ -225,6 +233,10 @@ export interface Config {
   pipedrive: { token: string | undefined; apiUrl: string };
   mail: { smtpUrl: string | undefined; from: string; supportEmail: string; crmBccEmail: string | undefined };
   salesAgentWsUrl: string | undefined;
+  /** Bounds on the sales-agent relay (docs/chat.md). */
+  salesAgentTimeouts: { connectTimeoutMs: number; idleTimeoutMs: number; maxDurationMs: number };
+  /** Chat questions per client IP per minute; 0 means unlimited. */
+  chatRateLimitPerMinute: number;
   wordpressApiUrl: string | undefined;
   postsCacheTtlSeconds: number;
   pagespeed: { apiKey: string | undefined; apiUrl: string; chromePath: string | undefined };
@@ -337,6 +349,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       crmBccEmail: e.CRM_BCC_EMAIL,
     },
     salesAgentWsUrl: e.SALES_AGENT_WS_URL,
+    salesAgentTimeouts: {
+      connectTimeoutMs: e.SALES_AGENT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: e.SALES_AGENT_IDLE_TIMEOUT_MS,
+      maxDurationMs: e.SALES_AGENT_MAX_DURATION_MS,
+    },
+    chatRateLimitPerMinute: e.CHAT_RATE_LIMIT,
     wordpressApiUrl: e.WORDPRESS_API_URL?.replace(/\/+$/, ''),
     postsCacheTtlSeconds: e.POSTS_CACHE_TTL_SECONDS,
     pagespeed: { apiKey: e.PAGESPEED_API_KEY, apiUrl: e.PAGESPEED_API_URL, chromePath: e.CHROME_PATH },

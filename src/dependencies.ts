@@ -8,6 +8,12 @@ import { AnalyticsRecorder } from './features/analytics/recorder.ts';
 import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
 import { LEAD_CRM_SOURCE, leadCrmSource } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
+import { BackgroundTasks } from './features/prototypes/background.ts';
+import { prototypeContext } from './features/prototypes/context.ts';
+import type { PrototypeJob } from './features/prototypes/generation.ts';
+import type { PrototypeLeads } from './features/prototypes/lead-port.ts';
+import { leadsForPrototypes } from './features/prototypes/leads-adapter.ts';
+import { prototypeQueue, prototypeQueueDefinition } from './features/prototypes/queue.ts';
 import { SUPPORT_CRM_SOURCE, supportCrmSource } from './features/support/send.ts';
 import { Metrics } from './http/metrics.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
@@ -26,10 +32,17 @@ import {
 } from './integrations/pagespeed/lighthouse-engine.ts';
 import { PageSpeedInsightsEngine, PSI_DEFAULTS } from './integrations/pagespeed/psi-client.ts';
 import type { PageSpeedEngine } from './integrations/pagespeed/report.ts';
+import {
+  createPrototypeGenerator,
+  type PrototypeGenerator,
+} from './integrations/prototype-generator/index.ts';
 import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { BuiltinSalesAgent } from './integrations/sales-agent/builtin-agent.ts';
+import type { SalesAgent } from './integrations/sales-agent/sales-agent.ts';
+import { WebSocketSalesAgent } from './integrations/sales-agent/websocket-agent.ts';
 import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { JobQueue } from './queue/job-queue.ts';
-import { QueueWorker } from './queue/worker.ts';
+import { type NamedQueue, QueueWorker } from './queue/worker.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import { SqlSearchIndex } from './search/sql-search-index.ts';
 
@@ -54,6 +67,14 @@ export interface Dependencies {
   /** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
   quota: PrototypeQuota;
   metrics: Metrics;
+  /** Prototype generation: the generator chosen from config, the leads it reads, PrototypeQueue. */
+  prototypes: {
+    generator: PrototypeGenerator;
+    leads: PrototypeLeads;
+    queue: NamedQueue<PrototypeJob>;
+    /** Generations running in this process after their request returned. */
+    tasks: BackgroundTasks;
+  };
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
   safeFetch: SafeFetcher;
@@ -67,6 +88,8 @@ export interface Dependencies {
   analytics: AnalyticsRecorder;
   /** The full-text search index, filled only by `npm run ingest`. */
   search: SearchIndex;
+  /** The chat's sales agent: the WebSocket relay (SALES_AGENT_WS_URL) or the built-in agent. */
+  salesAgent: SalesAgent;
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
@@ -77,6 +100,8 @@ export interface Dependencies {
 export interface DependencyOverrides {
   database?: DatabaseHandle;
   backoffBaseMs?: number;
+  /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
+  prototypeGenerator?: PrototypeGenerator;
 }
 
 /** The composition root: opens the database, applies migrations, and builds every service once. */
@@ -92,6 +117,9 @@ export async function createDependencies(
     leaseMs: config.queueLeaseMs,
   });
   const shutdown = new AbortController();
+  const prototypeTasks = new BackgroundTasks();
+  const llm: LlmClient | null = config.ai ? new OpenAiCompatibleClient(config.ai) : null;
+  const quota = new PrototypeQuota(database.db, config.prototypes.monthlyLimit);
   const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
   const pagespeed = choosePageSpeedEngine(config, safeFetch);
   const cache = new CacheStore(database.db);
@@ -112,6 +140,26 @@ export async function createDependencies(
     rateLimiter,
     perMinute: config.analytics.trackRateLimitPerMinute,
   });
+  const salesAgent: SalesAgent = config.salesAgentWsUrl
+    ? new WebSocketSalesAgent({
+        url: config.salesAgentWsUrl,
+        ...config.salesAgentTimeouts,
+        logger: logger.child({ component: 'sales-agent' }),
+      })
+    : new BuiltinSalesAgent({
+        // Read at each question, so the agent sees the index and model however they are wired.
+        sources: {
+          get search() {
+            return deps.search;
+          },
+          get llm() {
+            return deps.llm;
+          },
+        },
+        wizardUrl: config.wizardUrl,
+        maxDurationMs: config.salesAgentTimeouts.maxDurationMs,
+        logger: logger.child({ component: 'sales-agent' }),
+      });
 
   const deps: Dependencies = {
     config,
@@ -125,20 +173,32 @@ export async function createDependencies(
     captcha: createCaptchaVerifier(config.captcha),
     crm: createCrmClient(config.pipedrive),
     mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
-    quota: new PrototypeQuota(database.db, config.prototypes.monthlyLimit),
+    quota,
     metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
+    prototypes: {
+      generator: overrides.prototypeGenerator ?? createPrototypeGenerator(config, llm, logger),
+      leads: leadsForPrototypes(database.db, quota),
+      queue: prototypeQueue(jobs),
+      tasks: prototypeTasks,
+    },
     safeFetch,
     wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
     pagespeed,
     geoip,
     analytics,
-    llm: config.ai ? new OpenAiCompatibleClient(config.ai) : null,
+    llm,
     search: new SqlSearchIndex(database.db),
+    salesAgent,
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
     async close() {
       shutdown.abort();
       await worker.stop(config.shutdownTimeoutMs);
+      // Running generations were aborted by the signal and hand over to PrototypeQueue; let them record it.
+      await Promise.race([
+        prototypeTasks.idle(),
+        new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref()),
+      ]);
       await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await database.close();
     },
@@ -147,6 +207,7 @@ export async function createDependencies(
   worker.register(
     crmQueueDefinition(deps, { [LEAD_CRM_SOURCE]: leadCrmSource, [SUPPORT_CRM_SOURCE]: supportCrmSource }),
   );
+  worker.register(prototypeQueueDefinition(() => prototypeContext(deps)));
   return deps;
 }
 

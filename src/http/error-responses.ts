@@ -26,18 +26,27 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'NOT_CONFIGURED: the outside service this route needs is not configured',
 };
 
-/** OpenAPI `responses` entries for the given error statuses, all with the backend envelope. */
-export function errorResponses(...statuses: (keyof typeof DESCRIPTIONS)[]) {
+type ErrorResponseEntries = Record<
+  number,
+  { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }
+>;
+
+/**
+ * OpenAPI `responses` entries with the backend envelope: `errorResponses(400, 415)` with the standard
+ * descriptions, or `errorResponses({ 409: 'CONFLICT: …' })` with route-specific ones.
+ */
+export function errorResponses(...statuses: (number | Record<number, string>)[]): ErrorResponseEntries {
+  const entries: [number, string][] = statuses.flatMap((item) =>
+    typeof item === 'number'
+      ? [[item, DESCRIPTIONS[item] ?? 'Error'] as [number, string]]
+      : Object.entries(item).map(
+          ([status, description]) => [Number(status), description] as [number, string],
+        ),
+  );
   return Object.fromEntries(
-    statuses.map((status) => [
+    entries.map(([status, description]) => [
       status,
-      {
-        description: DESCRIPTIONS[status] ?? 'Error',
-        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-      },
+      { description, content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
     ]),
-  ) as Record<
-    number,
-    { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }
-  >;
+  );
 }

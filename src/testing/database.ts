@@ -39,9 +39,17 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
+/** Test schemas older than this are dropped when a new one is made. */
+const STALE_SCHEMA_MS = 30 * 60 * 1000;
+
 /**
  * A fresh, empty database: an in-memory SQLite one, or a new schema on the test PostgreSQL server
- * (selected through the connection's search_path), dropped on dispose.
+ * (selected through the connection's search_path).
+ *
+ * Schemas are not dropped on dispose: Kysely's migrator introspects every schema on the server, and a
+ * schema dropped by one test file while another file migrates made that migration fail at random.
+ * Each schema's name carries its creation time; schemas older than half an hour are dropped when a
+ * new one is made, so test runs leave nothing behind for long.
  */
 export async function createTestDatabase(
   engine: Engine,
@@ -52,9 +60,10 @@ export async function createTestDatabase(
     const handle = openDatabase(url);
     return { url, handle, dispose: () => handle.close() };
   }
-  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const schema = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
+  await dropStaleSchemas(admin);
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const url = withSearchPath(TEST_DATABASE_URL, schema);
@@ -62,14 +71,19 @@ export async function createTestDatabase(
   return {
     url,
     handle,
-    async dispose() {
-      await handle.close();
-      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop schema if exists ${schema} cascade`);
-      await cleanup.end();
-    },
+    dispose: () => handle.close(),
   };
+}
+
+async function dropStaleSchemas(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    "select nspname as name from pg_namespace where nspname ~ '^test_[0-9]{13}_[0-9a-f]{8}$'",
+  );
+  const cutoff = Date.now() - STALE_SCHEMA_MS;
+  for (const { name } of rows) {
+    if (Number(name.split('_')[1]) < cutoff)
+      await client.query(`drop schema if exists ${name} cascade`).catch(() => {});
+  }
 }
 
 function withSearchPath(url: string, schema: string): string {

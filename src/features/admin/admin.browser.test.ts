@@ -158,7 +158,8 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     await expect.poll(() => rows().count()).toBe(5);
     const ana = page.locator(`tr[data-id="${ids.ana}"]`);
     expect(await ana.locator('.lead-name').textContent()).toBe('Ana García');
-    expect(await ana.locator('td[data-label="Status"]').textContent()).toBe('New');
+    // Seeded through the trusted chat path, which generates the prototype before answering.
+    expect(await ana.locator('td[data-label="Status"]').textContent()).toBe('Completed');
     expect(await ana.locator('td[data-label="Classification"] .badge').textContent()).toBe('Lead');
     expect(await ana.locator('td[data-label="CRM"]').textContent()).toContain('Not synced');
     expect(await ana.locator('td[data-label="Prototype"] a').getAttribute('href')).toBe(

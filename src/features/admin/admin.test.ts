@@ -331,9 +331,10 @@ describe.each(engines)('admin API on %s', (engine) => {
       });
       expect(body.lead.classificationReason).toEqual(expect.any(String));
       expect(body.crm.outcome).toMatchObject({ success: false, leadId: null });
+      // A trusted (chat) submission generates its prototype before answering (backend-api.md rule 4).
       expect(body.prototype).toEqual({
         kind: 'landing',
-        state: 'not-started',
+        state: 'completed',
         previewUrl: `/api/leads/${leadId}/preview`,
       });
       expect(body.emails.length).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
@@ -24,17 +25,6 @@ import {
 } from './schemas.ts';
 import { ADMIN_SECURITY_HEADERS, loadStaticFiles } from './static.ts';
 
-const ErrorResponse = z.object({
-  success: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
-});
-const errors = (statuses: Record<number, string>) =>
-  Object.fromEntries(
-    Object.entries(statuses).map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: ErrorResponse } } },
-    ]),
-  );
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   200: { description, content: { 'application/json': { schema } } },
 });
@@ -42,7 +32,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 const security = [{ AdminApiKey: [] }];
 const tags = ['Admin'];
 const apiErrors = (extra: Record<number, string> = {}) =>
-  errors({ 401: 'UNAUTHORIZED: missing or wrong X-Admin-Api-Key', ...extra });
+  errorResponses({ 401: 'UNAUTHORIZED: missing or wrong X-Admin-Api-Key', ...extra });
 
 const previewPath = (id: string) => `/api/leads/${encodeURIComponent(id)}/preview`;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,10 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
+import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import { createPrototypeForChat } from '../prototypes/chat-path.ts';
 import { LEAD_SUBMIT_RATE } from './limits.ts';
 import {
   LeadCreated,
@@ -18,21 +20,6 @@ import {
 } from './schemas.ts';
 import { findLeadByEmail, getLead, type Lead, listLeads } from './store.ts';
 import { submitLead } from './submit.ts';
-
-const ErrorResponse = z
-  .object({
-    success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
-  })
-  .openapi('ErrorEnvelope');
-
-const errors = (statuses: Record<number, string>) =>
-  Object.fromEntries(
-    Object.entries(statuses).map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: ErrorResponse } } },
-    ]),
-  );
 
 /** The public-write limit of POST /api/leads per client IP; runs before anything else. */
 const submitRateLimit = rateLimit({ name: 'leads', ...LEAD_SUBMIT_RATE });
@@ -70,7 +57,9 @@ const createLeadRoute = createRoute({
     '`application` (429 with `Retry-After`), then, unless a valid `X-Chat-Api-Key` is sent, the wizard ' +
     'values and the CAPTCHA (`recaptchaToken`). The lead is classified (lead, spam or vendor) and stored; ' +
     'spam gets no side effect, a vendor a polite decline e-mail, a lead the CRM sync (outcome in ' +
-    '`pipedrive`) and the confirmation and notification e-mails (queued).',
+    '`pipedrive`) and the confirmation and notification e-mails (queued). A trusted chat submission of a ' +
+    'prototype-eligible lead also creates the prototype before answering (`prototype` in the response); ' +
+    'when that fails the answer is 502 with `success: false` (the lead is stored all the same).',
   middleware: [submitRateLimit, requireJson] as const,
   request: {
     headers: z.object({
@@ -80,11 +69,11 @@ const createLeadRoute = createRoute({
   },
   responses: {
     200: { description: 'The lead was stored', content: { 'application/json': { schema: LeadCreated } } },
-    ...errors({
+    ...errorResponses({
       400: 'VALIDATION_ERROR (bad input, unknown wizard value) or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
       429: 'RATE_LIMITED: submissions per IP, or the monthly prototype quota (with `rateLimit`)',
-      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached',
+      502: 'EXTERNAL_SERVICE_ERROR: the CAPTCHA service could not be reached, or (trusted chat path) the prototype could not be created; the body then also carries the lead fields, `success: false`',
     }),
   },
 });
@@ -101,7 +90,7 @@ const lookupRoute = createRoute({
   request: { query: LookupQuery },
   responses: {
     200: { description: 'The lookup', content: { 'application/json': { schema: LookupResponse } } },
-    ...errors({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED' }),
   },
 });
 
@@ -114,7 +103,7 @@ const listRoute = createRoute({
   request: { query: LeadListQuery },
   responses: {
     200: { description: 'A page of leads', content: { 'application/json': { schema: LeadList } } },
-    ...errors({ 400: 'VALIDATION_ERROR' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR' }),
   },
 });
 
@@ -129,7 +118,7 @@ const getRoute = createRoute({
       description: 'The lead',
       content: { 'application/json': { schema: z.object({ success: z.literal(true), lead: LeadView }) } },
     },
-    ...errors({ 404: 'NOT_FOUND' }),
+    ...errorResponses({ 404: 'NOT_FOUND' }),
   },
 });
 
@@ -147,6 +136,17 @@ export function leadRoutes() {
         { leadId: result.lead.id, status: result.lead.status, duplicate: result.duplicate, trusted },
         'lead submitted',
       );
+      if (trusted && !result.duplicate && result.lead.prototypeKind && result.lead.status === 'new') {
+        // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome.
+        const made = await createPrototypeForChat(deps, result.lead.id, c.var.logger);
+        if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
+        for (const [name, value] of Object.entries(made.headers)) c.header(name, value);
+        const error = { code: made.code, message: made.message, requestId: c.var.requestId };
+        return c.json(
+          { ...result.response, success: false, prototype: made.prototype, error },
+          made.httpStatus,
+        ) as never;
+      }
       return c.json(result.response, 200);
     })
     .openapi(lookupRoute, async (c) => {

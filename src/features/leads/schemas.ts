@@ -1,14 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { optionalText as text } from '../../http/schemas.ts';
 import { LEAD_LIMITS, LEAD_PAGE } from './limits.ts';
-
-const text = (max: number, description: string, example?: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `must be at most ${max} characters`)
-    .nullish()
-    .transform((v) => (v ? v : undefined))
-    .openapi({ description, example });
 
 const wizardValue = (description: string, example: string) =>
   text(LEAD_LIMITS.wizardValue, `${description} (one of the wizard's values unless trusted)`, example);

@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
+import { errorResponses } from '../../http/error-responses.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { SUPPORT_SEND_RATE, TICKET_RATE, UPLOAD_LIMITS } from './limits.ts';
@@ -8,21 +9,6 @@ import { readMultipart } from './multipart.ts';
 import { SupportSendBody, SupportSendResponse, TicketCreated, TicketMultipart } from './schemas.ts';
 import { sendSupportMessage } from './send.ts';
 import { createTicket } from './tickets.ts';
-
-const ErrorResponse = z
-  .object({
-    success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
-  })
-  .openapi('ErrorEnvelope');
-
-const errors = (statuses: Record<number, string>) =>
-  Object.fromEntries(
-    Object.entries(statuses).map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: ErrorResponse } } },
-    ]),
-  );
 
 export const TICKETS_PATH = '/api/support/tickets';
 
@@ -40,7 +26,7 @@ const sendRoute = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: SupportSendBody } } } },
   responses: {
     200: { description: 'Received', content: { 'application/json': { schema: SupportSendResponse } } },
-    ...errors({
+    ...errorResponses({
       400: 'VALIDATION_ERROR or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
       429: 'RATE_LIMITED',
@@ -65,7 +51,7 @@ const ticketDoc = createRoute({
   request: { body: { required: true, content: { 'multipart/form-data': { schema: TicketMultipart } } } },
   responses: {
     200: { description: 'Ticket created', content: { 'application/json': { schema: TicketCreated } } },
-    ...errors({
+    ...errorResponses({
       400: 'VALIDATION_ERROR (fields, a sixth file, malformed body) or CAPTCHA_FAILED',
       408: 'REQUEST_TIMEOUT: the body stalled or never ended',
       413: 'PAYLOAD_TOO_LARGE: a file or the files together are too large',

@@ -1,22 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { optionalText as optional, requiredText as required } from '../../http/schemas.ts';
 import { SEND_LIMITS, TICKET_LIMITS, UPLOAD_LIMITS, URGENCIES } from './limits.ts';
-
-const required = (max: number, description: string, example: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'is required')
-    .max(max, `must be at most ${max} characters`)
-    .openapi({ description, example });
-
-const optional = (max: number, description: string, example?: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `must be at most ${max} characters`)
-    .nullish()
-    .transform((v) => (v ? v : undefined))
-    .openapi({ description, example });
 
 const email = (max: number) =>
   z

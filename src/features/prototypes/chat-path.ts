@@ -1,0 +1,81 @@
+import type { Logger } from 'pino';
+import type { Dependencies } from '../../dependencies.ts';
+import { prototypeContext } from './context.ts';
+import { documentUrl, previewUrl } from './generation.ts';
+import { generateNow, PrototypeRefusal } from './service.ts';
+import { latestResult } from './store.ts';
+
+export interface ChatPrototype {
+  status: 'completed' | 'failed';
+  generator: string | null;
+  previewUrl: string;
+  documentUrl: string | null;
+  demoUrl: string | null;
+}
+
+export type ChatPrototypeOutcome =
+  | { ok: true; prototype: ChatPrototype }
+  | {
+      ok: false;
+      httpStatus: 429 | 502;
+      code: 'RATE_LIMITED' | 'EXTERNAL_SERVICE_ERROR';
+      message: string;
+      headers: Record<string, string>;
+      prototype: ChatPrototype;
+    };
+
+/**
+ * Rules 4 and 5 of POST /api/leads: a trusted chat submission of a prototype-eligible lead creates
+ * the prototype synchronously, and the response reflects the real outcome (a failure is a 502 with
+ * `success: false`; the lead itself is stored either way).
+ */
+export async function createPrototypeForChat(
+  deps: Dependencies,
+  leadId: string,
+  logger: Logger,
+): Promise<ChatPrototypeOutcome> {
+  const ctx = prototypeContext(deps, logger);
+  const failed: ChatPrototype = {
+    status: 'failed',
+    generator: null,
+    previewUrl: previewUrl(ctx, leadId),
+    documentUrl: null,
+    demoUrl: null,
+  };
+  try {
+    const outcome = await generateNow(ctx, leadId, 'chat');
+    if (outcome.status === 'completed') {
+      const result = await latestResult(ctx.db, leadId);
+      return {
+        ok: true,
+        prototype: {
+          status: 'completed',
+          generator: result?.generator ?? ctx.generator.name,
+          previewUrl: previewUrl(ctx, leadId),
+          documentUrl: result?.hasHtml ? documentUrl(ctx, leadId) : null,
+          demoUrl: result?.demoUrl ?? null,
+        },
+      };
+    }
+  } catch (error) {
+    if (error instanceof PrototypeRefusal && error.reason === 'quota' && error.quota) {
+      return {
+        ok: false,
+        httpStatus: 429,
+        code: 'RATE_LIMITED',
+        message: error.message,
+        headers: { 'Retry-After': String(error.quota.retryAfterSeconds) },
+        prototype: failed,
+      };
+    }
+    logger.error({ err: error, leadId }, 'synchronous prototype creation failed');
+  }
+  return {
+    ok: false,
+    httpStatus: 502,
+    code: 'EXTERNAL_SERVICE_ERROR',
+    message: 'The lead was stored, but its prototype could not be created.',
+    headers: {},
+    prototype: failed,
+  };
+}

@@ -1,0 +1,299 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database.ts';
+import {
+  GENERATION_STEPS,
+  type GenerationStep,
+  type PrototypeBrief,
+  PrototypeGenerationError,
+  type PrototypeGenerator,
+} from '../../integrations/prototype-generator/types.ts';
+import type { NamedQueue } from '../../queue/worker.ts';
+import type { BackgroundTasks } from './background.ts';
+import type { PrototypeLead, PrototypeLeads } from './lead-port.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
+import { errorMessage, stepMessage } from './messages.ts';
+import {
+  type Attempt,
+  type AttemptOrigin,
+  AttemptSupersededError,
+  appendEvent,
+  completeAttempt,
+  eventsAfter,
+  failAttempt,
+  heartbeat,
+  latestAttempt,
+  recordProgress,
+  seqBeforeAttempt,
+  startAttempt,
+} from './store.ts';
+
+export interface PrototypeJob {
+  leadId: string;
+  /** retry: a failed background attempt; watchdog: check a running one; stream-error: safety net. */
+  reason: 'retry' | 'watchdog' | 'stream-error' | 'manual';
+  attemptId?: string;
+}
+
+/** Everything generation needs, built from the dependencies by the routes and the queue handler. */
+export interface PrototypeContext {
+  db: Db;
+  generator: PrototypeGenerator;
+  leads: PrototypeLeads;
+  queue: NamedQueue<PrototypeJob>;
+  tasks: BackgroundTasks;
+  logger: Logger;
+  publicBaseUrl: string;
+  shutdownSignal?: AbortSignal;
+  limits?: Partial<typeof PROTOTYPE_LIMITS>;
+}
+
+export function limitsOf(ctx: PrototypeContext) {
+  return { ...PROTOTYPE_LIMITS, ...ctx.limits };
+}
+
+export const previewUrl = (ctx: Pick<PrototypeContext, 'publicBaseUrl'>, leadId: string) =>
+  `${ctx.publicBaseUrl}/api/leads/${encodeURIComponent(leadId)}/preview`;
+export const documentUrl = (ctx: Pick<PrototypeContext, 'publicBaseUrl'>, leadId: string) =>
+  `${ctx.publicBaseUrl}/api/leads/${encodeURIComponent(leadId)}/prototype`;
+
+/** SSE payloads (documented in docs/prototypes.md and the OpenAPI description). */
+export interface ProgressPayload {
+  leadId: string;
+  attempt: number;
+  step: GenerationStep;
+  percent: number;
+  message: string;
+  at: string;
+}
+export interface CompletePayload {
+  leadId: string;
+  attempt: number;
+  status: 'completed';
+  generator: string;
+  kind: string;
+  previewUrl: string;
+  documentUrl: string | null;
+  demoUrl: string | null;
+  completedAt: string;
+  message: string;
+}
+export interface ErrorPayload {
+  leadId: string;
+  attempt: number | null;
+  code: 'GENERATION_FAILED' | 'RATE_LIMITED' | 'STREAM_FAILED';
+  message: string;
+  /** True while PrototypeQueue will try again: keep listening. */
+  retrying: boolean;
+}
+
+export function briefOf(lead: PrototypeLead): PrototypeBrief {
+  return { ...lead.answers, leadId: lead.id, kind: lead.kind ?? 'landing', language: lead.language };
+}
+
+/** Starts an attempt (single-flight) and records its `queued` step; returns the running one otherwise. */
+export async function beginAttempt(
+  ctx: PrototypeContext,
+  lead: PrototypeLead,
+  origin: AttemptOrigin,
+): Promise<{ attempt: Attempt; started: boolean }> {
+  const { attempt, started, replacedStale } = await startAttempt(ctx.db, {
+    leadId: lead.id,
+    kind: lead.kind ?? 'landing',
+    language: lead.language,
+    generator: ctx.generator.name,
+    origin,
+    staleAfterMs: limitsOf(ctx).staleAfterMs,
+  });
+  if (replacedStale) {
+    ctx.logger.warn({ leadId: lead.id, attemptId: replacedStale.id }, 'stale prototype attempt replaced');
+  }
+  if (started) {
+    await recordProgress(ctx.db, attempt, { step: 'queued', percent: 2 }, () =>
+      progressPayload(attempt, 'queued', 2),
+    );
+  }
+  return { attempt, started };
+}
+
+function progressPayload(attempt: Attempt, step: GenerationStep, percent: number): ProgressPayload {
+  return {
+    leadId: attempt.leadId,
+    attempt: attempt.attempt,
+    step,
+    percent,
+    message: stepMessage(attempt.language, step),
+    at: new Date().toISOString(),
+  };
+}
+
+export function errorPayload(
+  attempt: Pick<Attempt, 'leadId' | 'attempt' | 'language'> | null,
+  leadId: string,
+  language: Attempt['language'],
+  code: ErrorPayload['code'],
+  retrying: boolean,
+): ErrorPayload {
+  const kind = code === 'RATE_LIMITED' ? 'quota' : retrying ? 'retrying' : 'failed';
+  return { leadId, attempt: attempt?.attempt ?? null, code, message: errorMessage(language, kind), retrying };
+}
+
+export type RunPolicy = 'background' | 'blocking' | 'queue' | 'queue-final';
+
+export type RunOutcome =
+  | { status: 'completed'; attempt: Attempt }
+  | { status: 'failed'; attempt: Attempt; error: string; retryable: boolean; final: boolean }
+  | { status: 'superseded'; attempt: Attempt };
+
+/**
+ * Runs one attempt to its end: the generator's progress goes to the database (fenced, so a
+ * superseded run stops), a heartbeat proves the run is alive, the result and the lead's new status
+ * are stored on success. On failure the policy decides: background runs are retried through
+ * PrototypeQueue; blocking runs and final queue runs mark the lead failed and release its quota.
+ */
+export async function runAttempt(
+  ctx: PrototypeContext,
+  attempt: Attempt,
+  lead: PrototypeLead,
+  policy: RunPolicy,
+): Promise<RunOutcome> {
+  const limits = limitsOf(ctx);
+  const controller = new AbortController();
+  const timeout = setTimeout(
+    () => controller.abort(new PrototypeGenerationError('The generation took too long.')),
+    limits.generationTimeoutMs,
+  );
+  const onShutdown = () => controller.abort(new PrototypeGenerationError('The server is shutting down.'));
+  ctx.shutdownSignal?.addEventListener('abort', onShutdown, { once: true });
+  const beat = setInterval(() => {
+    void heartbeat(ctx.db, attempt.id).then(
+      (alive) => alive || controller.abort(new AttemptSupersededError(attempt.id)),
+      () => {},
+    );
+  }, limits.heartbeatMs);
+  const log = ctx.logger.child({ leadId: lead.id, attemptId: attempt.id, generator: ctx.generator.name });
+  let percent = 2;
+  try {
+    const result = await ctx.generator.generate(briefOf(lead), {
+      signal: controller.signal,
+      onProgress: async (update) => {
+        if (!GENERATION_STEPS.includes(update.step) || update.step === 'complete') return;
+        percent = Math.max(percent, Math.min(99, Math.round(update.percent)));
+        const at = percent;
+        await recordProgress(ctx.db, attempt, { step: update.step, percent: at }, () =>
+          progressPayload(attempt, update.step, at),
+        );
+      },
+    });
+    if (result.fallbackReason) log.warn({ reason: result.fallbackReason }, 'prototype generator fell back');
+    await completeAttempt(ctx.db, attempt, result, (_seq, completedAt) => ({
+      leadId: lead.id,
+      attempt: attempt.attempt,
+      status: 'completed',
+      generator: result.generator,
+      kind: attempt.kind,
+      previewUrl: previewUrl(ctx, lead.id),
+      documentUrl: result.html ? documentUrl(ctx, lead.id) : null,
+      demoUrl: result.demoUrl,
+      completedAt: new Date(completedAt).toISOString(),
+      message: stepMessage(attempt.language, 'complete'),
+    }));
+    await ctx.leads.setStatus(lead.id, 'completed');
+    await ctx.leads.complete(lead.id);
+    log.info({ policy }, 'prototype completed');
+    return { status: 'completed', attempt };
+  } catch (caught) {
+    const error = controller.signal.aborted && controller.signal.reason ? controller.signal.reason : caught;
+    if (error instanceof AttemptSupersededError) {
+      log.warn('prototype attempt superseded by a newer one');
+      return { status: 'superseded', attempt };
+    }
+    const retryable = !(error instanceof PrototypeGenerationError) || error.retryable;
+    const final = policy === 'blocking' || policy === 'queue-final' || !retryable;
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn({ err: error, policy, final }, 'prototype attempt failed');
+    const recorded = await failAttempt(ctx.db, attempt, message, () =>
+      errorPayload(attempt, lead.id, attempt.language, 'GENERATION_FAILED', !final),
+    ).catch((e: unknown) => {
+      log.error({ err: e }, 'could not record the failed attempt');
+      return false;
+    });
+    if (final) await finalizeFailure(ctx, lead.id, { appendEvent: !recorded });
+    else if (policy === 'background') await enqueueRetry(ctx, lead.id, attempt.id, 'retry');
+    return { status: 'failed', attempt, error: message, retryable, final };
+  } finally {
+    clearTimeout(timeout);
+    clearInterval(beat);
+    ctx.shutdownSignal?.removeEventListener('abort', onShutdown);
+  }
+}
+
+/** Runs an attempt after the request has returned; a watchdog job checks on it later. */
+export function runInBackground(ctx: PrototypeContext, attempt: Attempt, lead: PrototypeLead): void {
+  const limits = limitsOf(ctx);
+  ctx.tasks.run(
+    (async () => {
+      await ctx.queue
+        .enqueue(
+          { leadId: lead.id, reason: 'watchdog', attemptId: attempt.id },
+          { delayMs: limits.staleAfterMs + limits.heartbeatMs, idempotencyKey: `watch:${attempt.id}` },
+        )
+        .catch((error: unknown) =>
+          ctx.logger.error({ err: error }, 'could not schedule the prototype watchdog'),
+        );
+      await runAttempt(ctx, attempt, lead, 'background');
+    })().catch((error: unknown) =>
+      ctx.logger.error({ err: error, leadId: lead.id }, 'background generation failed'),
+    ),
+  );
+}
+
+export async function enqueueRetry(
+  ctx: PrototypeContext,
+  leadId: string,
+  attemptId: string | undefined,
+  reason: PrototypeJob['reason'],
+  idempotencyKey?: string,
+): Promise<void> {
+  try {
+    await ctx.queue.enqueue(
+      { leadId, reason, ...(attemptId ? { attemptId } : {}) },
+      { idempotencyKey: idempotencyKey ?? `${reason}:${attemptId ?? leadId}` },
+    );
+  } catch (error) {
+    ctx.logger.error({ err: error, leadId }, 'could not enqueue the prototype to PrototypeQueue');
+  }
+}
+
+/**
+ * The end of the road for a generation: the lead is `failed`, its quota released, and streams get a
+ * final `error` event. Idempotent (the queue's onDead may call it after a final attempt did).
+ */
+export async function finalizeFailure(
+  ctx: PrototypeContext,
+  leadId: string,
+  options: { appendEvent?: boolean } = {},
+): Promise<void> {
+  const lead = await ctx.leads.get(leadId);
+  if (lead && lead.status === 'generating') {
+    await ctx.leads.setStatus(leadId, 'failed');
+    await ctx.leads.release(leadId);
+  }
+  const latest = await latestAttempt(ctx.db, leadId);
+  if (!latest) return;
+  const language = lead?.language ?? latest.language;
+  if (latest.status === 'generating') {
+    await failAttempt(ctx.db, latest, 'abandoned after the last retry', () =>
+      errorPayload(latest, leadId, language, 'GENERATION_FAILED', false),
+    );
+    return;
+  }
+  if (options.appendEvent === false) return;
+  const events = await eventsAfter(ctx.db, leadId, await seqBeforeAttempt(ctx.db, latest.id), 1000);
+  const last = events.at(-1);
+  const alreadyFinal = last?.event === 'error' && (JSON.parse(last.data) as ErrorPayload).retrying === false;
+  if (latest.status === 'failed' && !alreadyFinal) {
+    await appendEvent(ctx.db, latest, 'error', () =>
+      errorPayload(latest, leadId, language, 'GENERATION_FAILED', false),
+    );
+  }
+}

@@ -1,0 +1,21 @@
+/** The prototype feature's bounds, in one place: code, docs and tests import these. */
+export const PROTOTYPE_LIMITS = {
+  /** A running attempt refreshes its heartbeat this often. */
+  heartbeatMs: 5_000,
+  /**
+   * An attempt without progress or heartbeat for this long is stale (its process died): the next
+   * stream connection, trigger or queue check restarts it. Nine missed heartbeats.
+   */
+  staleAfterMs: 45_000,
+  /** One attempt may run this long before it is abandoned (v0 polls for up to five minutes). */
+  generationTimeoutMs: 6 * 60_000,
+  /** generate-stream reads new events from the database this often. */
+  streamPollMs: 400,
+  /** A stream is closed after this long (EventSource reconnects with Last-Event-ID and resumes). */
+  streamMaxMs: 10 * 60_000,
+  /** PrototypeQueue: attempts per job (backoff 1 s, 2 s, 4 s … between them). */
+  queueMaxAttempts: 4,
+  queueConcurrency: 2,
+  /** The blocking POST /generate waits at most this long for an attempt already running elsewhere. */
+  blockingWaitMs: 6 * 60_000,
+} as const;

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../testing/database.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { prototypeContext } from './context.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
+import { PROTOTYPE_QUEUE, prototypeQueue } from './queue.ts';
+import { eventsAfter, latestAttempt, startAttempt } from './store.ts';
+import { createLead, eventually, post, startV0StandIn } from './test-support.ts';
+
+describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
+  let v0: Awaited<ReturnType<typeof startV0StandIn>>;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    v0 = await startV0StandIn();
+    ctx = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff', PUBLIC_BASE_URL: 'https://api.agency.example' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: v0.generator() },
+    });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await v0.close();
+  });
+
+  const status = async (id: string) =>
+    ((await (await ctx.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } }).lead.status;
+
+  /** Runs due jobs until the lead reaches `wanted` (retries wait a few milliseconds of backoff). */
+  async function drainUntil(id: string, wanted: string) {
+    await eventually(async () => {
+      await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
+      return (await status(id)) === wanted;
+    });
+  }
+
+  it('exposes enqueue, status and clear', async () => {
+    const queue = prototypeQueue(ctx.deps.jobs);
+    expect(queue.name).toBe(PROTOTYPE_QUEUE);
+    await queue.clear();
+    const job = await queue.enqueue(
+      { leadId: 'nobody', reason: 'manual' },
+      { idempotencyKey: 'manual:nobody' },
+    );
+    expect(job.created).toBe(true);
+    expect(
+      (await queue.enqueue({ leadId: 'nobody', reason: 'manual' }, { idempotencyKey: 'manual:nobody' })).id,
+    ).toBe(job.id);
+    expect((await queue.status()).counts.pending).toBe(1);
+    // An unknown lead is nothing to do: the job completes.
+    await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
+    expect((await queue.status()).counts).toMatchObject({ pending: 0, completed: 1 });
+    expect(await queue.clear()).toBe(1);
+    expect((await queue.status()).counts.completed).toBe(0);
+  });
+
+  it('retries with backoff, and on final failure sets the lead failed and releases its quota', async () => {
+    v0.setFailures(-1);
+    try {
+      const email = `final.${Date.now()}@example.com`;
+      const id = await createLead(ctx.app, { personal: { email_address: email } });
+      expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+      await ctx.deps.prototypes.tasks.idle();
+      expect(await status(id)).toBe('generating');
+      expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+
+      await drainUntil(id, 'failed');
+      // The background attempt and one per queue attempt.
+      const latest = await latestAttempt(ctx.deps.db, id);
+      expect(latest).toMatchObject({ attempt: 1 + PROTOTYPE_LIMITS.queueMaxAttempts, status: 'failed' });
+      expect(await status(id)).toBe('failed');
+      expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+        landing: { used: 0 },
+        inProgress: false,
+      });
+      const dead = await ctx.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'dead' });
+      expect(dead.find((j) => (j.payload as { leadId: string }).leadId === id)).toMatchObject({
+        attempts: PROTOTYPE_LIMITS.queueMaxAttempts,
+      });
+
+      // Streams saw each retry announced, then one final error.
+      const events = await eventsAfter(ctx.deps.db, id, 0, 1000);
+      const errors = events
+        .filter((e) => e.event === 'error')
+        .map((e) => JSON.parse(e.data) as { retrying: boolean });
+      expect(errors.at(-1)!.retrying).toBe(false);
+      expect(errors.filter((e) => !e.retrying)).toHaveLength(1);
+      expect(errors.slice(0, -1).every((e) => e.retrying)).toBe(true);
+    } finally {
+      v0.setFailures(0);
+    }
+  });
+
+  it('a failure that retrying cannot fix (v0 refuses the key) is final at once', async () => {
+    const refusing = await startV0StandIn({ failures: -1, failStatus: 401 });
+    const app = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: refusing.generator() },
+    });
+    try {
+      const email = `refused.${Date.now()}@example.com`;
+      const id = await createLead(app.app, { personal: { email_address: email } });
+      await post(app.app, `/api/leads/${id}/trigger-generation`);
+      await app.deps.prototypes.tasks.idle();
+      const lead = (await (await app.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } };
+      expect(lead.lead.status).toBe('failed');
+      expect((await app.deps.quota.usage({ ip: null, email })).landing.used).toBe(0);
+      expect(refusing.creates()).toBe(1);
+    } finally {
+      await app.close();
+      await refusing.close();
+    }
+  });
+
+  it('the watchdog restarts an attempt whose instance died', async () => {
+    const id = await createLead(ctx.app);
+    const pctx = prototypeContext(ctx.deps);
+    const lead = (await pctx.leads.get(id))!;
+    await pctx.leads.reserve(lead);
+    await pctx.leads.setStatus(id, 'generating');
+    const dead = await startAttempt(ctx.deps.db, {
+      leadId: id,
+      kind: 'landing',
+      language: 'en',
+      generator: 'v0',
+      origin: 'trigger',
+      staleAfterMs: PROTOTYPE_LIMITS.staleAfterMs,
+      now: Date.now() - 5 * 60_000,
+    });
+    await ctx.deps.prototypes.queue.enqueue({ leadId: id, reason: 'watchdog', attemptId: dead.attempt.id });
+    await drainUntil(id, 'completed');
+    expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({
+      attempt: 2,
+      status: 'completed',
+      origin: 'queue',
+    });
+    expect(await status(id)).toBe('completed');
+  });
+
+  it('a watchdog for a healthy running attempt looks again later instead of starting another', async () => {
+    const id = await createLead(ctx.app);
+    const pctx = prototypeContext(ctx.deps);
+    await pctx.leads.setStatus(id, 'generating');
+    const running = await startAttempt(ctx.deps.db, {
+      leadId: id,
+      kind: 'landing',
+      language: 'en',
+      generator: 'v0',
+      origin: 'trigger',
+      staleAfterMs: PROTOTYPE_LIMITS.staleAfterMs,
+    });
+    await ctx.deps.prototypes.queue.enqueue({
+      leadId: id,
+      reason: 'watchdog',
+      attemptId: running.attempt.id,
+    });
+    await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
+    expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({ attempt: 1, status: 'generating' });
+    const pending = await ctx.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'pending' });
+    const next = pending.find((j) => (j.payload as { leadId: string }).leadId === id)!;
+    expect(next.payload).toMatchObject({ reason: 'watchdog', attemptId: running.attempt.id });
+    expect(next.runAt).toBeGreaterThan(Date.now() + PROTOTYPE_LIMITS.staleAfterMs / 2);
+    await ctx.deps.prototypes.queue.clear();
+  });
+});

@@ -1,0 +1,79 @@
+import type { JobQueue } from '../../queue/job-queue.ts';
+import { type NamedQueue, namedQueue, PermanentJobError, type QueueDefinition } from '../../queue/worker.ts';
+import {
+  beginAttempt,
+  finalizeFailure,
+  limitsOf,
+  type PrototypeContext,
+  type PrototypeJob,
+  runAttempt,
+} from './generation.ts';
+import { isRefused } from './lead-port.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
+import { isStale, latestAttempt } from './store.ts';
+
+/** PrototypeQueue: the durable safety net behind every background generation. */
+export const PROTOTYPE_QUEUE = 'prototype-generation';
+
+/** The queue's `/enqueue`, `/status`, `/clear` (and `retryDead`) operations, for the service and the admin. */
+export function prototypeQueue(jobs: JobQueue): NamedQueue<PrototypeJob> {
+  return namedQueue<PrototypeJob>(jobs, {
+    name: PROTOTYPE_QUEUE,
+    maxAttempts: PROTOTYPE_LIMITS.queueMaxAttempts,
+  });
+}
+
+/**
+ * One job makes sure the lead ends with a prototype: nothing to do when it is completed (or the lead
+ * no longer waits for one); a fresh running attempt is checked again later (watchdog); a failed,
+ * stale or missing one is run here. A failure throws, so the queue retries with backoff; the last
+ * attempt's failure is final (lead `failed`, quota released, a final `error` event).
+ */
+export async function handlePrototypeJob(
+  ctx: PrototypeContext,
+  payload: PrototypeJob,
+  job: { attempt: number; maxAttempts: number },
+): Promise<void> {
+  const lead = await ctx.leads.get(payload.leadId);
+  if (!lead || isRefused(lead) || !lead.kind || lead.status !== 'generating') return;
+  const latest = await latestAttempt(ctx.db, lead.id);
+  if (latest?.status === 'completed') return;
+  const limits = limitsOf(ctx);
+  if (latest?.status === 'generating' && !isStale(latest, Date.now(), limits.staleAfterMs)) {
+    // Someone is on it; look again once it could have gone stale.
+    await ctx.queue.enqueue(
+      { leadId: lead.id, reason: 'watchdog', attemptId: latest.id },
+      {
+        delayMs: limits.staleAfterMs + limits.heartbeatMs,
+        idempotencyKey: `watch:${latest.id}:${Date.now()}`,
+      },
+    );
+    return;
+  }
+  if (
+    payload.reason === 'watchdog' &&
+    (latest?.id !== payload.attemptId || latest?.status !== 'generating')
+  ) {
+    // The watched attempt finished (a failure has its own retry job) or was replaced: nothing to watch.
+    return;
+  }
+  const { attempt, started } = await beginAttempt(ctx, lead, 'queue');
+  if (!started) return;
+  const last = job.attempt >= job.maxAttempts;
+  const outcome = await runAttempt(ctx, attempt, lead, last ? 'queue-final' : 'queue');
+  if (outcome.status !== 'failed') return;
+  if (!outcome.retryable) throw new PermanentJobError(outcome.error);
+  throw new Error(outcome.error);
+}
+
+export function prototypeQueueDefinition(ctx: () => PrototypeContext): QueueDefinition<PrototypeJob> {
+  return {
+    name: PROTOTYPE_QUEUE,
+    maxAttempts: PROTOTYPE_LIMITS.queueMaxAttempts,
+    concurrency: PROTOTYPE_LIMITS.queueConcurrency,
+    // A generation may run for minutes; the worker renews the lease while it does.
+    leaseMs: 60_000,
+    handle: (payload, job) => handlePrototypeJob(ctx(), payload, job),
+    onDead: (payload) => finalizeFailure(ctx(), payload.leadId),
+  };
+}

@@ -1,0 +1,314 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
+import { testEngines } from '../../testing/database.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { latestAttempt } from './store.ts';
+import {
+  CHAT_KEY,
+  createLead,
+  eventually,
+  freshIp,
+  gatedGenerator,
+  post,
+  startV0StandIn,
+} from './test-support.ts';
+
+const BASE = 'https://api.agency.example';
+const SPAM_GOAL = 'Best casino bonus!!! Make money fast http://a.example http://b.example http://c.example';
+
+async function app(
+  engine: 'sqlite' | 'postgres',
+  generator?: PrototypeGenerator,
+  env: Record<string, string> = {},
+) {
+  return createTestApp({
+    engine,
+    env: { CHAT_API_SECRET: CHAT_KEY, PUBLIC_BASE_URL: BASE, TRUST_PROXY: 'xff', ...env },
+    overrides: { backoffBaseMs: 1, ...(generator ? { prototypeGenerator: generator } : {}) },
+  });
+}
+
+async function leadStatus(ctx: TestContext, id: string): Promise<string> {
+  const res = await ctx.app.request(`/api/leads/${id}`);
+  return ((await res.json()) as { lead: { status: string } }).lead.status;
+}
+
+describe.each(await testEngines())('prototype routes on %s', (engine) => {
+  let ctx: TestContext;
+  const gated = gatedGenerator();
+  beforeAll(async () => {
+    ctx = await app(engine, gated.generator);
+  });
+  afterAll(() => ctx.close());
+
+  it('trigger-generation answers at once, then the background run completes the lead', async () => {
+    gated.close();
+    const email = `trigger.${Date.now()}@example.com`;
+    const id = await createLead(ctx.app, { personal: { email_address: email } });
+    const res = await post(ctx.app, `/api/leads/${id}/trigger-generation`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      success: true,
+      status: 'started',
+      previewUrl: `${BASE}/api/leads/${id}/preview`,
+      leadId: id,
+      attempt: 1,
+      alreadyRunning: false,
+    });
+    expect(new Date(body.generatedAt as string).toISOString()).toBe(body.generatedAt);
+    expect(await leadStatus(ctx, id)).toBe('generating');
+    // The quota was re-checked: the slot is taken and marked in progress.
+    const usage = await ctx.deps.quota.usage({ ip: null, email });
+    expect(usage).toMatchObject({ landing: { used: 1 }, inProgress: true, inProgressType: 'landing' });
+
+    // A second trigger while it runs returns the running attempt: no double generation.
+    const again = (await (await post(ctx.app, `/api/leads/${id}/trigger-generation`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(again).toMatchObject({ attempt: 1, alreadyRunning: true, generatedAt: body.generatedAt });
+
+    gated.open();
+    await ctx.deps.prototypes.tasks.idle();
+    expect(await leadStatus(ctx, id)).toBe('completed');
+    expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+      landing: { used: 1 },
+      inProgress: false,
+    });
+    const attempt = await latestAttempt(ctx.deps.db, id);
+    expect(attempt).toMatchObject({ attempt: 1, status: 'completed', generator: 'builtin', hasHtml: true });
+    expect(attempt!.completedAt).toBeGreaterThanOrEqual(attempt!.generatingAt);
+  });
+
+  it('refuses unknown, spam, vendor and non-prototype leads with a clear 4xx', async () => {
+    const unknown = await post(ctx.app, '/api/leads/00000000-0000-4000-8000-000000000000/trigger-generation');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+
+    const spam = await createLead(ctx.app, { steps: { goal: SPAM_GOAL } });
+    expect(await leadStatus(ctx, spam)).toBe('spam');
+    const noPrototype = await createLead(ctx.app, {
+      steps: { prototype: undefined, service: 'seo-services' },
+    });
+    for (const id of [spam, noPrototype]) {
+      for (const path of ['trigger-generation', 'generate']) {
+        const res = await post(ctx.app, `/api/leads/${id}/${path}`);
+        expect(res.status).toBe(409);
+        expect(await res.json()).toMatchObject({ success: false, error: { code: 'CONFLICT' } });
+      }
+      const stream = await ctx.app.request(`/api/leads/${id}/generate-stream`);
+      expect(stream.status).toBe(409);
+    }
+    expect(await latestAttempt(ctx.deps.db, spam)).toBeNull();
+  });
+
+  it('POST generate blocks until the prototype is ready and reports it', async () => {
+    const id = await createLead(ctx.app, { steps: { prototype: 'application' } });
+    const res = await post(ctx.app, `/api/leads/${id}/generate`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      success: true,
+      status: 'completed',
+      leadId: id,
+      attempt: 1,
+      generator: 'builtin',
+      previewUrl: `${BASE}/api/leads/${id}/preview`,
+      documentUrl: `${BASE}/api/leads/${id}/prototype`,
+      demoUrl: null,
+    });
+    expect(await leadStatus(ctx, id)).toBe('completed');
+
+    const doc = await ctx.app.request(`/api/leads/${id}/prototype`);
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('content-type')).toMatch(/text\/html/);
+    const csp = doc.headers.get('content-security-policy')!;
+    expect(csp.split(';').map((d) => d.trim())).toEqual(
+      expect.arrayContaining(['sandbox', "default-src 'none'"]),
+    );
+    expect(csp).not.toMatch(/allow-same-origin|allow-scripts/);
+    const html = await doc.text();
+    expect(html).toContain('class="app-sidebar"');
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it('the document route is 404 before there is a prototype', async () => {
+    const id = await createLead(ctx.app);
+    const res = await ctx.app.request(`/api/leads/${id}/prototype`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('a hostile name and goal are escaped in the generated document and the preview', async () => {
+    const id = await createLead(ctx.app, {
+      personal: { name: '<script>alert(1)</script>', company: '"><img src=x onerror=alert(2)>' },
+      steps: { goal: '</title><svg onload=alert(3)>' },
+    });
+    await post(ctx.app, `/api/leads/${id}/generate`);
+    const doc = await (await ctx.app.request(`/api/leads/${id}/prototype`)).text();
+    const preview = await (await ctx.app.request(`/api/leads/${id}/preview`)).text();
+    for (const html of [doc, preview]) {
+      expect(html).not.toContain('<script>alert');
+      expect(html).not.toContain('<img src=x');
+      expect(html).not.toContain('<svg onload');
+    }
+    expect(preview).toContain('&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
+  });
+});
+
+describe.each(await testEngines())('quota, failures and the chat path on %s', (engine) => {
+  let v0: Awaited<ReturnType<typeof startV0StandIn>>;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    v0 = await startV0StandIn();
+    ctx = await app(engine, v0.generator(), { PROTOTYPE_MONTHLY_LIMIT: '1' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await v0.close();
+  });
+
+  it('an exhausted monthly quota is 429 RATE_LIMITED with Retry-After and the reset date', async () => {
+    const email = `quota.${Date.now()}@example.com`;
+    const ip = freshIp();
+    const first = await createLead(ctx.app, { personal: { email_address: email } }, { ip });
+    const second = await createLead(
+      ctx.app,
+      { personal: { email_address: email }, steps: { goal: 'Another site' } },
+      { ip },
+    );
+    expect((await post(ctx.app, `/api/leads/${first}/trigger-generation`)).status).toBe(200);
+    const refused = await post(ctx.app, `/api/leads/${second}/trigger-generation`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await refused.json()) as { error: { code: string; resetDate: string; limit: number } };
+    expect(body.error.code).toBe('RATE_LIMITED');
+    expect(body.error.resetDate).toMatch(/^\d{4}-\d{2}-01$/);
+    expect(body.error.limit).toBe(1);
+    await ctx.deps.prototypes.tasks.idle();
+  });
+
+  it('a failed blocking generation is 502, the lead failed and its quota slot given back', async () => {
+    v0.setFailures(-1);
+    try {
+      const email = `fail.${Date.now()}@example.com`;
+      const id = await createLead(ctx.app, { personal: { email_address: email } });
+      const res = await post(ctx.app, `/api/leads/${id}/generate`);
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({
+        success: false,
+        error: {
+          code: 'EXTERNAL_SERVICE_ERROR',
+          status: 'failed',
+          previewUrl: `${BASE}/api/leads/${id}/preview`,
+        },
+      });
+      expect(await leadStatus(ctx, id)).toBe('failed');
+      const usage = await ctx.deps.quota.usage({ ip: null, email });
+      expect(usage.landing.used).toBe(0);
+      expect(usage.inProgress).toBe(false);
+    } finally {
+      v0.setFailures(0);
+    }
+  });
+
+  it('a v0 prototype is shown from its demo URL; the document route redirects to it', async () => {
+    const id = await createLead(ctx.app);
+    const body = (await (await post(ctx.app, `/api/leads/${id}/generate`)).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      status: 'completed',
+      generator: 'v0',
+      demoUrl: `${v0.url}/demo`,
+      documentUrl: null,
+    });
+    const doc = await ctx.app.request(`/api/leads/${id}/prototype`);
+    expect(doc.status).toBe(302);
+    expect(doc.headers.get('location')).toBe(`${v0.url}/demo`);
+    const preview = await ctx.app.request(`/api/leads/${id}/preview`);
+    const html = await preview.text();
+    expect(html).toContain(`src="${v0.url}/demo"`);
+    expect(preview.headers.get('content-security-policy')).toContain(`frame-src 'self' ${v0.url}`);
+  });
+
+  it('a trusted chat submission creates the prototype synchronously and reports the outcome', async () => {
+    const ok = await ctx.app.request('/api/leads', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-chat-api-key': CHAT_KEY,
+        'x-forwarded-for': freshIp(),
+      },
+      body: JSON.stringify({
+        personal: { name: 'Chat Visitor', email_address: `chat.${Date.now()}@example.com` },
+        steps: { prototype: 'application', goal: 'A booking portal' },
+        language: 'es',
+      }),
+    });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as {
+      success: boolean;
+      leadId: string;
+      prototype: Record<string, unknown>;
+    };
+    expect(body.success).toBe(true);
+    expect(body.prototype).toMatchObject({ status: 'completed', generator: 'v0', demoUrl: `${v0.url}/demo` });
+    expect(await leadStatus(ctx, body.leadId)).toBe('completed');
+  });
+
+  it('a failed synchronous creation on the chat path is HTTP 502 with success false; the lead is stored', async () => {
+    v0.setFailures(-1);
+    try {
+      const res = await ctx.app.request('/api/leads', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-chat-api-key': CHAT_KEY,
+          'x-forwarded-for': freshIp(),
+        },
+        body: JSON.stringify({
+          personal: { name: 'Chat Visitor', email_address: `chatfail.${Date.now()}@example.com` },
+          steps: { prototype: 'landing' },
+        }),
+      });
+      expect(res.status).toBe(502);
+      const body = (await res.json()) as {
+        success: boolean;
+        leadId: string;
+        prototype: { status: string };
+        error: { code: string };
+      };
+      expect(body).toMatchObject({
+        success: false,
+        prototype: { status: 'failed' },
+        error: { code: 'EXTERNAL_SERVICE_ERROR' },
+      });
+      const stored = await ctx.app.request(`/api/leads/${body.leadId}`);
+      expect(stored.status).toBe(200);
+      expect(await leadStatus(ctx, body.leadId)).toBe('failed');
+    } finally {
+      v0.setFailures(0);
+    }
+  });
+
+  it('a background failure is handed to PrototypeQueue, which retries and completes it', async () => {
+    v0.setFailures(1);
+    const id = await createLead(ctx.app);
+    expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+    await ctx.deps.prototypes.tasks.idle();
+    const failed = await latestAttempt(ctx.deps.db, id);
+    expect(failed).toMatchObject({ attempt: 1, status: 'failed' });
+    expect(await leadStatus(ctx, id)).toBe('generating');
+    const queued = await ctx.deps.prototypes.queue.status();
+    expect(queued.counts.pending).toBeGreaterThan(0);
+    await eventually(
+      async () =>
+        (await ctx.deps.worker.drain('prototype-generation')) >= 0 &&
+        (await leadStatus(ctx, id)) === 'completed',
+    );
+    expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({
+      attempt: 2,
+      status: 'completed',
+      origin: 'queue',
+    });
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Renders built-in prototypes and screenshots them in Chromium, for the docs and for looking at them:
+ *   node src/integrations/prototype-generator/screenshot-cli.ts <out-dir> [kind] [style] [industry] [es]
+ * With only <out-dir> it writes the two images committed under docs/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { renderBuiltinPrototype } from './builtin/builtin-generator.ts';
+import type { PrototypeBrief } from './types.ts';
+
+export const SAMPLE_BRIEFS: Record<string, PrototypeBrief> = {
+  'prototype-landing': {
+    leadId: 'sample-landing',
+    kind: 'landing',
+    language: 'en',
+    name: 'Elena Ruiz',
+    company: 'Casa Aurora',
+    service: 'build-website',
+    goal: 'Fill more tables on weeknights and take reservations online',
+    industry: 'hospitality',
+    features: ['Online booking', 'Photo gallery', 'Customer reviews', 'Newsletter', 'Location map'],
+    style: 'elegantSophisticated',
+    audience: 'b2c',
+  },
+  'prototype-application': {
+    leadId: 'sample-application',
+    kind: 'application',
+    language: 'en',
+    name: 'Daniel Park',
+    company: 'CareWell Clinic',
+    service: 'build-application',
+    goal: 'A patient portal where staff manage appointments and records',
+    industry: 'healthcare',
+    features: ['Appointment booking', 'Patient records', 'Messaging', 'Analytics dashboard'],
+    style: 'modernMinimalist',
+    audience: 'specializedProfessionals',
+  },
+};
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+async function main() {
+  const [outDir = 'docs', kind, style, industry, language] = process.argv.slice(2);
+  mkdirSync(outDir, { recursive: true });
+  const briefs: [string, PrototypeBrief][] = kind
+    ? [
+        [
+          `${kind}-${style ?? 'default'}-${industry ?? 'other'}${language ? `-${language}` : ''}`,
+          {
+            ...SAMPLE_BRIEFS[kind === 'application' ? 'prototype-application' : 'prototype-landing']!,
+            kind: kind === 'application' ? 'application' : 'landing',
+            style: style ?? null,
+            industry: industry ?? null,
+            language: language === 'es' ? 'es' : 'en',
+          },
+        ],
+      ]
+    : Object.entries(SAMPLE_BRIEFS);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    for (const [name, brief] of briefs) {
+      const html = renderBuiltinPrototype(brief);
+      if (kind) writeFileSync(join(outDir, `${name}.html`), html);
+      for (const [suffix, width, height, full] of [
+        ['', 1280, 860, brief.kind === 'landing'],
+        ['-mobile', 390, 844, false],
+      ] as const) {
+        const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+        await page.setContent(html, { waitUntil: 'load' });
+        await page.screenshot({ path: join(outDir, `${name}${suffix}.png`), fullPage: full });
+        await page.close();
+      }
+      console.log(`wrote ${name}`);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.main) await main();
