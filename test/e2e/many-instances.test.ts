@@ -15,8 +15,10 @@ import {
   healthcheck,
   leadBody,
   postJson,
+  readSse,
   startInstances,
   startWordPressProcess,
+  uniqueEmail,
   waitFor,
 } from './support.ts';
 
@@ -154,5 +156,104 @@ describe.skipIf(!hasPostgres)('three instances on one PostgreSQL', () => {
     expect(afterPurge.headers.get('x-cache')).toBe('MISS');
     const thenA = await call(`${a.url}/api/posts?per_page=5`);
     expect(thenA.headers.get('x-cache')).toBe('HIT');
+  });
+
+  it('the prototype quota holds across instances: exactly PROTOTYPE_MONTHLY_LIMIT of parallel requests win', async () => {
+    // The chat path (X-Chat-Api-Key) creates the prototype before answering, reserving a slot of the
+    // e-mail's bucket; each request comes from its own IP, so only the shared e-mail bucket limits them.
+    const email = uniqueEmail('quota');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        postJson(
+          `${instances[i % instances.length]!.url}/api/leads`,
+          leadBody({ email, goal: `Project number ${i} for our hotel` }),
+          { 'x-chat-api-key': CHAT_KEY },
+        ),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    for (const won of answers.filter((answer) => answer.status === 200)) {
+      expect(won.body!.prototype).toMatchObject({ status: 'completed' });
+    }
+    const lookup = await call(`${instances[2]!.url}/api/leads/lookup?email=${encodeURIComponent(email)}`, {
+      headers: { 'x-chat-api-key': CHAT_KEY },
+    });
+    expect((lookup.body!.rateLimit as { landing: unknown }).landing).toEqual({
+      used: 2,
+      limit: 2,
+      remaining: 0,
+    });
+  }, 45_000);
+
+  it('a generation started on one instance streams its progress from another', async () => {
+    const [a, b, c] = instances as [ServerProcess, ServerProcess, ServerProcess];
+    const created = await postJson(`${a.url}/api/leads`, leadBody({ prototype: 'landing' }));
+    expect(created.status).toBe(200);
+    const id = created.body!.leadId as string;
+    const started = await call(`${a.url}/api/leads/${id}/trigger-generation`, { method: 'POST' });
+    expect(started.body).toMatchObject({ success: true, status: 'started' });
+
+    const stream = await readSse(
+      `${b.url}/api/leads/${id}/generate-stream`,
+      {},
+      ['complete', 'error'],
+      30_000,
+    );
+    expect(stream.status).toBe(200);
+    const names = stream.events.map((event) => event.event);
+    expect(names).toContain('progress');
+    expect(names.at(-1)).toBe('complete');
+    const percents = stream.events
+      .filter((event) => event.event === 'progress')
+      .map((event) => (JSON.parse(event.data) as { percent: number }).percent);
+    expect(percents).toEqual([...percents].sort((x, y) => x - y));
+
+    // Resuming on a third instance after the last seen event sends only what came later.
+    const lastProgress = stream.events.filter((event) => event.event === 'progress').at(-1)!;
+    const resumed = await readSse(
+      `${c.url}/api/leads/${id}/generate-stream`,
+      { headers: { 'last-event-id': lastProgress.id! } },
+      ['complete', 'error'],
+      30_000,
+    );
+    expect(resumed.events.map((event) => event.event)).toEqual(['complete']);
+    const document = await call(`${c.url}/api/leads/${id}/prototype`);
+    expect(document.status).toBe(200);
+  }, 45_000);
+
+  it('chat history written by one instance is read by another', async () => {
+    const [a, b] = instances as [ServerProcess, ServerProcess];
+    const sessionId = `e2e-${uniqueEmail('chat')}`;
+    const stream = await readSse(
+      `${a.url}/api/chat/stream`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-chat-api-key': CHAT_KEY,
+          'x-forwarded-for': '198.19.0.1',
+        },
+        body: JSON.stringify({ sessionId, query: 'How much does an online store cost?', language: 'en' }),
+      },
+      ['done', 'error'],
+      30_000,
+    );
+    expect(stream.events.at(-1)?.event).toBe('done');
+    const answer = (JSON.parse(stream.events.at(-1)!.data) as { content: string }).content;
+    const history = await waitFor('the stored answer', async () => {
+      const read = await call(`${b.url}/api/chat/${encodeURIComponent(sessionId)}/history`, {
+        headers: { 'x-chat-api-key': CHAT_KEY },
+      });
+      return (read.body?.total as number) >= 2 ? read.body : null;
+    });
+    expect(history).toMatchObject({
+      sessionId,
+      total: 2,
+      messages: [
+        { role: 'user', content: 'How much does an online store cost?' },
+        { role: 'assistant', content: answer },
+      ],
+    });
   });
 });

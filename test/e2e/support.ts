@@ -59,7 +59,9 @@ export function uniqueEmail(prefix = 'e2e'): string {
 }
 
 /** A genuine wizard submission (classified `lead`) with a unique e-mail unless one is given. */
-export function leadBody(options: { email?: string; prototype?: 'landing' | 'application' | null } = {}) {
+export function leadBody(
+  options: { email?: string; prototype?: 'landing' | 'application' | null; goal?: string } = {},
+) {
   return {
     personal: {
       name: 'Ana García',
@@ -72,7 +74,7 @@ export function leadBody(options: { email?: string; prototype?: 'landing' | 'app
       initial_choice: 'create',
       service: 'build-website',
       ...(options.prototype === null ? {} : { prototype: options.prototype ?? 'landing' }),
-      goal: 'More direct bookings for our hotel',
+      goal: options.goal ?? 'More direct bookings for our hotel',
       industry: 'hospitality',
       features: ['booking', 'gallery'],
       style: 'modernMinimalist',
@@ -232,4 +234,66 @@ export function countLogLines(instances: ServerProcess[], msg: string): number {
     (sum, instance) => sum + instance.output.filter((line) => line.includes(`"msg":"${msg}"`)).length,
     0,
   );
+}
+
+export interface SseEvent {
+  event: string;
+  id: string | null;
+  data: string;
+}
+
+/**
+ * Opens an SSE response and collects its events until one named in `until` arrives, the stream ends,
+ * or `timeoutMs` passes (then the events so far are returned and the connection closed).
+ */
+export async function readSse(
+  url: string,
+  init: RequestInit,
+  until: string[],
+  timeoutMs = 30_000,
+): Promise<{ status: number; contentType: string | null; events: SseEvent[]; ms: number }> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const events: SseEvent[] = [];
+  const response = await fetch(url, { ...init, signal: controller.signal });
+  try {
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    reading: while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf('\n\n');
+        const event: SseEvent = { event: 'message', id: null, data: '' };
+        let hasData = false;
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) event.event = line.slice(6).trim();
+          else if (line.startsWith('id:')) event.id = line.slice(3).trim();
+          else if (line.startsWith('data:')) {
+            event.data += (hasData ? '\n' : '') + line.slice(5).trimStart();
+            hasData = true;
+          }
+        }
+        if (!hasData) continue; // a comment (`: ping`)
+        events.push(event);
+        if (until.includes(event.event)) break reading;
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    events,
+    ms: performance.now() - started,
+  };
 }
