@@ -92,7 +92,8 @@ describe.skipIf(!hasPostgres)('outside outages: LLM, CAPTCHA, Pipedrive, SMTP', 
     await database?.dispose();
   });
 
-  const trustedLead = () => postJson(`${server.url}/api/leads`, leadBody(), { 'x-chat-api-key': CHAT_KEY });
+  const trustedLead = () =>
+    postJson(`${server.url}/api/leads`, leadBody({ prototype: null }), { 'x-chat-api-key': CHAT_KEY });
   const leadOf = async (id: string) =>
     (await call(`${server.url}/api/leads/${id}`)).body?.lead as Record<string, unknown> | undefined;
   const bounded = (row: string, answer: Answer, documentedMs: number) => {
