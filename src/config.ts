@@ -110,6 +110,9 @@ export const envSchema = z.object({
     .transform((v) => v ?? 'info'),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   WORKERS_ENABLED: flag(true),
+  QUEUE_LEASE_MS: integer(0, 0, 3_600_000).refine((v) => v === 0 || v >= 1000, {
+    message: 'must be 0 (each queue its own) or at least 1000',
+  }),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -195,6 +198,10 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   LOG_LEVEL: ['pino level', '`info`'],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
   WORKERS_ENABLED: ['`false` runs no queue workers in this instance', 'enabled'],
+  QUEUE_LEASE_MS: [
+    "lease of a claimed job, renewed while it runs: a crashed worker's job runs again after it",
+    'each queue its own (60–120 s)',
+  ],
 };
 
 /** The README's configuration table, generated from ENV_DOCS. */
@@ -256,6 +263,8 @@ export interface Config {
   logLevel: string;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
+  /** Overrides every queue's job lease (a crashed worker's jobs are re-run this long after); null: each queue's own. */
+  queueLeaseMs: number | null;
 }
 
 export class ConfigError extends Error {
@@ -367,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
+    queueLeaseMs: e.QUEUE_LEASE_MS === 0 ? null : e.QUEUE_LEASE_MS,
   };
 }
 

@@ -112,7 +112,9 @@ export async function createDependencies(
   const database = overrides.database ?? openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
-  const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }));
+  const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
+    leaseMs: config.queueLeaseMs,
+  });
   const shutdown = new AbortController();
   const prototypeTasks = new BackgroundTasks();
   // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).

@@ -128,6 +128,23 @@ export class JobQueue {
     return { id: existing.id, created: false };
   }
 
+  /**
+   * Makes the pending job with this idempotency key due now (a delayed safety-net job whose work is
+   * needed early). True when a job was moved.
+   */
+  async expedite(queue: string, idempotencyKey: string): Promise<boolean> {
+    const now = this.#now();
+    const result = await this.#db
+      .updateTable('jobs')
+      .set({ run_at: now, updated_at: now })
+      .where('queue', '=', queue)
+      .where('idempotency_key', '=', idempotencyKey)
+      .where('status', '=', 'pending')
+      .where('run_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Takes the next due job (or one whose lease expired) and leases it for `leaseMs`. */
   async claim<T = unknown>(queue: string, leaseMs: number): Promise<ClaimedJob<T> | null> {
     const now = this.#now();

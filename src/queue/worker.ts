@@ -51,12 +51,15 @@ export class QueueWorker {
   readonly #definitions: QueueDefinition<unknown>[] = [];
   readonly #running = new Set<Promise<void>>();
   readonly #wakers = new Set<() => void>();
+  readonly #leaseMs: number | null;
   #stopping = false;
   #started = false;
 
-  constructor(queue: JobQueue, logger: Logger) {
+  /** `leaseMs` overrides every queue's lease (QUEUE_LEASE_MS): how soon a crashed worker's job runs again. */
+  constructor(queue: JobQueue, logger: Logger, options: { leaseMs?: number | null } = {}) {
     this.#queue = queue;
     this.#logger = logger;
+    this.#leaseMs = options.leaseMs ?? null;
   }
 
   register<T>(definition: QueueDefinition<T>): void {
@@ -129,7 +132,7 @@ export class QueueWorker {
   }
 
   async #runOne(definition: QueueDefinition<unknown>): Promise<boolean> {
-    const leaseMs = definition.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseMs = this.#leaseMs ?? definition.leaseMs ?? DEFAULT_LEASE_MS;
     const job = await this.#queue.claim(definition.name, leaseMs);
     if (!job) return false;
     const log = this.#logger.child({ queue: definition.name, jobId: job.id, attempt: job.attempt });

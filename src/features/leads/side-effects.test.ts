@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRM_SAFETY_NET_DELAY_MS } from '../../integrations/crm/sync.ts';
 import { listOutbox } from '../../integrations/mail/outbox.ts';
 import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
 import { startSmtpStandIn, unusedPort } from '../../integrations/mail/smtp-stand-in.ts';
@@ -70,6 +71,29 @@ describe.each(engines)('CRM sync on %s', (engine) => {
     } finally {
       world.pipedrive.fail = () => false;
     }
+  });
+
+  it('the CRM job is queued with the lead (a process dying mid-sync loses nothing) and is a no-op after success', async () => {
+    const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-net') } }));
+    const created = (await res.json()) as { leadId: string; pipedrive: { success: boolean } };
+    expect(created.pipedrive.success).toBe(true);
+    const job = await ctx.deps.db
+      .selectFrom('jobs')
+      .select(['status', 'run_at'])
+      .where('queue', '=', CRM_QUEUE)
+      .where('idempotency_key', '=', `${created.leadId}:crm`)
+      .executeTakeFirstOrThrow();
+    // Delayed well beyond the in-request attempt, so it never runs beside it.
+    expect(job.status).toBe('pending');
+    expect(Number(job.run_at)).toBeGreaterThan(Date.now() + CRM_SAFETY_NET_DELAY_MS / 2);
+    const calls = world.pipedrive.calls().length;
+    expect(await ctx.deps.jobs.expedite(CRM_QUEUE, `${created.leadId}:crm`)).toBe(true);
+    await ctx.deps.worker.drain(CRM_QUEUE);
+    expect(world.pipedrive.calls().length).toBe(calls);
+    expect((await getLead(ctx.deps.db, created.leadId))?.pipedrive).toMatchObject({
+      success: true,
+      message: 'Synced to Pipedrive',
+    });
   });
 
   it('a failure after the deal was created never creates a second deal', async () => {

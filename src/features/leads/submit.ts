@@ -1,17 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, withTransaction } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { CaptchaVerifier } from '../../integrations/captcha/captcha.ts';
 import type { CrmClient } from '../../integrations/crm/crm.ts';
+import { queueCrmSafetyNet } from '../../integrations/crm/sync.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
 import { enqueueEmail } from '../../integrations/mail/queue.ts';
 import type { MailTransport } from '../../integrations/mail/transport.ts';
-import type { JobQueue } from '../../queue/job-queue.ts';
+import { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
-import { syncLeadInline } from './crm-sync.ts';
+import { LEAD_CRM_SOURCE, syncLeadInline } from './crm-sync.ts';
 import { confirmationEmail, notificationEmail, vendorDeclineEmail } from './emails.ts';
 import { DUPLICATE_WINDOW_MS, WIZARD_VALUES, type WizardEnumField } from './limits.ts';
 import type { PrototypeQuota, QuotaUsage } from './quota.ts';
@@ -233,25 +234,32 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
 
   const id = randomUUID();
   await expireSubmissionKey(deps.db, key, now - DUPLICATE_WINDOW_MS);
-  const inserted = await insertLead(deps.db, {
-    id,
-    status,
-    classification: classification.classification,
-    classificationReason: classification.reason,
-    classifiedBy: classification.classifiedBy,
-    name: fields.name,
-    email,
-    phone: fields.phone,
-    company: fields.company,
-    position: fields.position,
-    steps,
-    language,
-    sourceUrl: fields.sourceUrl,
-    prototypeKind,
-    clientIpHash: await deps.quota.hashIp(request.clientIp),
-    trusted,
-    submissionKey: key,
-    createdAt: now,
+  const clientIpHash = await deps.quota.hashIp(request.clientIp);
+  // The lead and its queued side effects (e-mails, the CRM job) commit together: a process that dies
+  // after the commit, even before answering, leaves every side effect in the durable queue.
+  const inserted = await withTransaction(deps.db, async (tx) => {
+    const stored = await insertLead(tx, {
+      id,
+      status,
+      classification: classification.classification,
+      classificationReason: classification.reason,
+      classifiedBy: classification.classifiedBy,
+      name: fields.name,
+      email,
+      phone: fields.phone,
+      company: fields.company,
+      position: fields.position,
+      steps,
+      language,
+      sourceUrl: fields.sourceUrl,
+      prototypeKind,
+      clientIpHash,
+      trusted,
+      submissionKey: key,
+      createdAt: now,
+    });
+    if (stored) await queueSideEffects({ ...deps, db: tx, jobs: new JobQueue(tx) }, id, status);
+    return stored;
   });
   if (!inserted) {
     // An identical submission was stored while this one was being checked.
@@ -259,37 +267,34 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
     if (twin) return { lead: twin, response: respond(deps.config, twin), duplicate: true };
     throw new ApiError('CONFLICT', 'An identical submission is being processed; please retry.');
   }
+  deps.worker.poke();
 
   // The lead is committed: from here on, failures are retried in the background, never lost.
-  const outcome = await runSideEffects(deps, id, status);
+  const outcome = status === 'new' ? await syncLeadInline(deps, id) : CRM_SKIPPED;
   const lead = (await getLead(deps.db, id))!;
   return { lead, response: { ...respond(deps.config, lead), pipedrive: outcome }, duplicate: false };
 }
 
-async function runSideEffects(deps: LeadDeps, leadId: string, status: LeadStatus): Promise<PipedriveOutcome> {
+/**
+ * The durable side effects of a new lead, in the transaction that stores it: e-mails per the States
+ * table, and for a genuine lead the CRM job (a safety net behind the in-request attempt).
+ */
+async function queueSideEffects(deps: LeadDeps, leadId: string, status: LeadStatus): Promise<void> {
   const lead = await getLead(deps.db, leadId);
-  if (!lead) return CRM_SKIPPED;
-  const log = deps.logger.child({ leadId });
-  const mail = async (build: () => Parameters<typeof enqueueEmail>[1], kind: string) => {
-    try {
-      await enqueueEmail(deps, build(), `${leadId}:${kind}`);
-    } catch (error) {
-      log.error({ err: error, kind }, 'could not queue an e-mail');
-    }
-  };
-  if (status === 'spam') {
-    await storeOutcome(deps, leadId, CRM_SKIPPED);
-    return CRM_SKIPPED;
-  }
+  if (!lead) return;
+  if (status === 'spam') return storeOutcome(deps, leadId, CRM_SKIPPED);
   if (status === 'vendor') {
-    await mail(() => vendorDeclineEmail(lead), 'vendor-decline');
-    await storeOutcome(deps, leadId, CRM_SKIPPED);
-    return CRM_SKIPPED;
+    await enqueueEmail(deps, vendorDeclineEmail(lead), `${leadId}:vendor-decline`);
+    return storeOutcome(deps, leadId, CRM_SKIPPED);
   }
   const previewUrl = lead.prototypeKind ? previewUrlOf(deps.config, lead.id) : null;
-  await mail(() => confirmationEmail(lead, previewUrl), 'confirmation');
-  await mail(() => notificationEmail(lead, deps.config.mail.supportEmail, previewUrl), 'notification');
-  return syncLeadInline(deps, leadId);
+  await enqueueEmail(deps, confirmationEmail(lead, previewUrl), `${leadId}:confirmation`);
+  await enqueueEmail(
+    deps,
+    notificationEmail(lead, deps.config.mail.supportEmail, previewUrl),
+    `${leadId}:notification`,
+  );
+  if (deps.crm.enabled) await queueCrmSafetyNet(deps.jobs, LEAD_CRM_SOURCE, leadId);
 }
 
 async function storeOutcome(deps: LeadDeps, leadId: string, outcome: PipedriveOutcome) {

@@ -15,6 +15,8 @@ export interface PipedriveStandIn {
   deals: { id: number; title: string; person_id: number; org_id: number | null }[];
   notes: { id: number; content: string; deal_id: number }[];
   fail: (req: RecordedRequest) => boolean;
+  /** Milliseconds every call waits before it is answered (a slow CRM). */
+  delayMs: number;
   /** Calls that reached the API (method and path without the query). */
   calls(): string[];
   close(): Promise<void>;
@@ -31,10 +33,12 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
     deals: [],
     notes: [],
     fail: () => false,
+    delayMs: 0,
     calls: () => state.standIn.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`),
     close: () => state.standIn.close(),
   };
-  const handler = (req: RecordedRequest, res: ServerResponse) => {
+  const handler = async (req: RecordedRequest, res: ServerResponse) => {
+    if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     const url = new URL(req.url, 'http://stand-in');
     if (url.searchParams.get('api_token') !== token) {
       return sendJson(res, 401, { success: false, error: 'unauthorized access' });

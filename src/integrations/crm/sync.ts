@@ -17,6 +17,12 @@ export const CRM_MAX_ATTEMPTS = 20;
 /** Budget of the first, in-request CRM attempt; later attempts run from the queue. */
 export const CRM_INLINE_TIMEOUT_MS = 4000;
 export const CRM_QUEUE_TIMEOUT_MS = 15_000;
+/**
+ * A record's CRM job is queued with the record itself (same transaction), this far in the future: if
+ * the process dies during the in-request attempt, the job still syncs it. Far beyond the in-request
+ * budget, so the job never runs alongside that attempt; a failed attempt makes it due at once.
+ */
+export const CRM_SAFETY_NET_DELAY_MS = 15_000;
 
 /** The outcome reported to the visitor (`pipedrive` in responses) and kept on the record. */
 export interface CrmOutcome {
@@ -64,6 +70,8 @@ async function syncOnce(
 ): Promise<CrmOutcome> {
   const record = await source.load(deps.db, id);
   if (!record) throw new CrmError(`record ${id} no longer exists`, true);
+  const { known } = record;
+  const alreadySynced = known.dealId !== null && known.noteId !== null;
   const ids = await deps.crm.syncLead(record.input, {
     known: record.known,
     signal: AbortSignal.timeout(options.timeoutMs),
@@ -73,7 +81,7 @@ async function syncOnce(
   const outcome: CrmOutcome = {
     success: true,
     leadId: ids.dealId,
-    message: options.retry ? 'Synced to Pipedrive on retry' : 'Synced to Pipedrive',
+    message: options.retry && !alreadySynced ? 'Synced to Pipedrive on retry' : 'Synced to Pipedrive',
   };
   await source.saveOutcome(deps.db, id, outcome);
   return outcome;
@@ -81,6 +89,18 @@ async function syncOnce(
 
 export function crmQueue(jobs: JobQueue) {
   return namedQueue<CrmJob>(jobs, { name: CRM_QUEUE, maxAttempts: CRM_MAX_ATTEMPTS });
+}
+
+/**
+ * Queues the record's CRM job, delayed by CRM_SAFETY_NET_DELAY_MS; call it in the transaction that
+ * stores the record (`jobs` bound to that transaction). Once the in-request attempt succeeded the job
+ * finds every id known and makes no CRM call.
+ */
+export function queueCrmSafetyNet(jobs: JobQueue, sourceName: string, id: string) {
+  return crmQueue(jobs).enqueue(
+    { source: sourceName, id },
+    { idempotencyKey: `${id}:crm`, delayMs: CRM_SAFETY_NET_DELAY_MS },
+  );
 }
 
 /**
@@ -116,7 +136,8 @@ export async function syncRecordInline(
         { source: sourceName, id },
         { idempotencyKey: `${id}:crm` },
       );
-      if (job.created) deps.worker.poke();
+      // A safety-net job queued with the record is moved forward instead.
+      if (job.created || (await deps.jobs.expedite(CRM_QUEUE, `${id}:crm`))) deps.worker.poke();
     } catch (queueError) {
       deps.logger.error({ source: sourceName, id, err: queueError }, 'could not queue the CRM retry');
     }

@@ -10,15 +10,27 @@ export interface SmtpStandIn {
   close(): Promise<void>;
 }
 
-export async function startSmtpStandIn(port = 0): Promise<SmtpStandIn> {
+/**
+ * `delayMs` holds each message that long before accepting it (a slow server: the sender's job stays in
+ * flight); a message whose sender disconnected meanwhile is not kept (it was never acknowledged).
+ */
+export async function startSmtpStandIn(port = 0, options: { delayMs?: number } = {}): Promise<SmtpStandIn> {
   const messages: SmtpStandIn['messages'] = [];
+  const closed = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onClose(session) {
+      if (options.delayMs) closed.add(session.id);
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
-        .then((parsed) => {
+        .then(async (parsed) => {
+          if (options.delayMs) {
+            await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+            if (closed.has(session.id)) return callback();
+          }
           messages.push(Object.assign(parsed, { envelopeTo: session.envelope.rcptTo.map((r) => r.address) }));
           callback();
         })

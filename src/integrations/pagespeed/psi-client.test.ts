@@ -105,6 +105,26 @@ describe('PageSpeed Insights client', () => {
     expect(psi.requests.length - before).toBe(3);
   });
 
+  it('a PSI that never answers: each attempt and the whole call end at their time-outs', async () => {
+    const hanging = await startStandIn(() => new Promise(() => {}));
+    try {
+      const slow = new PageSpeedInsightsEngine({
+        apiUrl: `${hanging.url}/runPagespeed`,
+        apiKey: KEY,
+        backoffBaseMs: 10,
+        attemptTimeoutMs: 200,
+        totalTimeoutMs: 2000,
+      });
+      const failed = await slow.analyze({ url: 'https://example.com/', strategy: 'mobile' }).catch((e) => e);
+      expect(failed).toBeInstanceOf(PageSpeedError);
+      expect(failed.message).toContain('did not answer in time');
+      expect(failed.message).not.toContain(KEY);
+      expect(hanging.requests.length).toBe(3);
+    } finally {
+      await hanging.close();
+    }
+  });
+
   it('gives up after the last attempt, and does not retry a 400; the key never appears in errors', async () => {
     script = [500, 500, 500].map((status) => ({ status, body: { error: { message: `boom key=${KEY}` } } }));
     const failed = await engine()
