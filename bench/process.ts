@@ -3,8 +3,9 @@
  * baseline and the stand-ins. Each prints a JSON `listening` line with its port on stdout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface Started {
   child: ChildProcess;
@@ -13,8 +14,10 @@ export interface Started {
 }
 
 /**
- * Spawns `script` on a free port and waits for its first 200 on /health. With `logFile`, the
- * process's stdout (its JSON log) is written there; otherwise it is read and dropped.
+ * Spawns `script` on a free port and waits for its first 200 on /health. The process's stdout (its
+ * JSON log) goes straight to a file (`logFile`, or a temporary one), never through this process:
+ * autocannon runs here, and reading tens of thousands of log lines a second would slow the load
+ * generator and so the measured app.
  */
 export async function start(
   script: string,
@@ -22,30 +25,35 @@ export async function start(
   options: { logFile?: string } = {},
 ): Promise<Started> {
   const began = performance.now();
+  const logFile = options.logFile ?? join(tmpdir(), `bench-${process.pid}-${++started}.log`);
+  const out = openSync(logFile, 'w');
   const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
-  if (options.logFile) child.stdout!.pipe(createWriteStream(options.logFile));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    const lines = createInterface({ input: child.stdout! });
-    const onLine = (line: string) => {
+  closeSync(out);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => {
+    exited = code;
+  });
+  let port: number | undefined;
+  while (port === undefined) {
+    if (exited !== undefined) throw new Error(`${script} exited with ${exited}`);
+    await sleep(10);
+    for (const line of readFileSync(logFile, 'utf8').split('\n')) {
       try {
         const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'listening' && entry.port) {
-          // Stop parsing (the log keeps flowing, and must be drained so the process never blocks).
-          lines.off('line', onLine);
-          resolve(entry.port);
-        }
+        if (entry.msg === 'listening' && entry.port) port = entry.port;
       } catch {}
-    };
-    lines.on('line', onLine);
-  });
+    }
+  }
   const url = `http://127.0.0.1:${port}`;
   while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await sleep(5);
+  if (!options.logFile) child.once('exit', () => rmSync(logFile, { force: true }));
   return { child, url, startupMs: performance.now() - began };
 }
+
+let started = 0;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
