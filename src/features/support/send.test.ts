@@ -75,6 +75,10 @@ describe.each(engines)('POST /api/support/send on %s', (engine) => {
     const deal = world.pipedrive.deals.find((d) => d.title.includes(id));
     expect(deal?.title).toContain('Contact form: Ana <b>García</b> (Hotel Sol)');
     expect(world.pipedrive.notes.find((n) => n.deal_id === deal?.id)?.content).toContain('&lt;b&gt;');
+    // The CRM safety-net job was committed with the message, so a crash after the commit cannot lose
+    // the deal; after this successful in-request attempt it will find every id known.
+    const crmJobs = await app.deps.jobs.list(CRM_QUEUE);
+    expect(crmJobs.filter((j) => j.idempotencyKey === `${id}:crm`)).toHaveLength(1);
 
     await deliverMail(app);
     const [mail] = mailTo(world, SUPPORT_EMAIL).filter((m) => m.text?.includes(id));

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type CrmRecordSource, syncRecordInline } from '../../integrations/crm/sync.ts';
+import { withTransaction } from '../../db/database.ts';
+import { type CrmRecordSource, queueCrmSafetyNet, syncRecordInline } from '../../integrations/crm/sync.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
-import { enqueueEmail, type MailMessage } from '../../integrations/mail/index.ts';
+import { enqueueEmail } from '../../integrations/mail/index.ts';
+import { JobQueue } from '../../queue/job-queue.ts';
 import { normalizeLanguage, requireCaptcha, type SupportDeps } from './deps.ts';
 import { contactEmail, crmDealTitle, crmNoteHtml, vendorDeclineEmail } from './emails.ts';
 import type { SupportSendInput } from './schemas.ts';
@@ -82,7 +84,7 @@ export async function sendSupportMessage(
         : 'new';
   const id = `sup_${randomUUID()}`;
   const now = Date.now();
-  await insertSupportMessage(deps.db, {
+  const record = {
     id,
     status,
     classification: classification.classification,
@@ -94,27 +96,27 @@ export async function sendSupportMessage(
     subject: body.subject ?? null,
     message: body.message,
     createdAt: now,
-  });
-
-  // Stored: from here on a failing side effect is retried from a queue or logged, never lost or fatal.
-  const message = (await getSupportMessage(deps.db, id))!;
-  const log = deps.logger.child({ supportMessageId: id });
-  const mail = async (build: () => MailMessage, kind: string) => {
-    try {
-      await enqueueEmail(deps, build(), `${id}:${kind}`);
-    } catch (error) {
-      log.error({ err: error, kind }, 'could not queue an e-mail');
-    }
   };
+  const log = deps.logger.child({ supportMessageId: id });
+  // The message, its e-mails and its CRM safety-net job commit together: a crash after the commit
+  // leaves every side effect queued, a failure before it stores nothing.
+  await withTransaction(deps.db, async (tx) => {
+    await insertSupportMessage(tx, record);
+    const txDeps = { ...deps, db: tx, jobs: new JobQueue(tx) };
+    const message = { ...record, pipedrive: null };
+    if (status === 'vendor') {
+      await enqueueEmail(txDeps, vendorDeclineEmail(message, language), `${id}:vendor-decline`);
+    } else if (status === 'new') {
+      const contact = contactEmail(message, deps.config.mail.supportEmail, deps.config.mail.crmBccEmail);
+      await enqueueEmail(txDeps, contact, `${id}:contact`);
+      if (deps.crm.enabled) await queueCrmSafetyNet(txDeps.jobs, SUPPORT_CRM_SOURCE, id);
+    }
+  });
+  deps.worker.poke();
+
   if (status === 'spam') {
     log.info({ reason: classification.reason }, 'support message classified as spam: dropped');
-  } else if (status === 'vendor') {
-    await mail(() => vendorDeclineEmail(message, language), 'vendor-decline');
-  } else {
-    await mail(
-      () => contactEmail(message, deps.config.mail.supportEmail, deps.config.mail.crmBccEmail),
-      'contact',
-    );
+  } else if (status === 'new') {
     await syncRecordInline(deps, SUPPORT_CRM_SOURCE, supportCrmSource, id);
   }
   return { response: { success: true, message: THANKS[language] }, id, status };
