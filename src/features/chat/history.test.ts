@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqlSearchIndex } from '../../search/sql-search-index.ts';
 import { testEngines } from '../../testing/database.ts';
 import { startLlmStandIn } from '../../testing/llm-stand-in.ts';
+import { readSse } from '../../testing/sse-client.ts';
 import type { RecordedRequest } from '../../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { appendMessage, readMessages } from './history-store.ts';
-import { readSse } from './sse-client.ts';
 
 const KEY = 'chat-secret-for-tests';
 const WIZARD = 'https://agency.example/wizard';

@@ -6,9 +6,9 @@ import {
   startStandInAgent,
   streamingAgent,
 } from '../../integrations/sales-agent/stand-in-agent.ts';
+import { readSse, sseEvents } from '../../testing/sse-client.ts';
 import { startTestServer, type TestContext } from '../../testing/test-app.ts';
 import { CHAT_LIMITS } from './limits.ts';
-import { readSse, sseEvents } from './sse-client.ts';
 
 const KEY = 'chat-secret-for-tests';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

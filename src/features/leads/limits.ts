@@ -1,3 +1,4 @@
+import { AUDIENCES, INDUSTRIES, INITIAL_CHOICES, PROTOTYPE_KINDS, SERVICES, STYLES } from '../../wizard.ts';
 /** Request limits of the leads routes: the schemas, the docs and the tests all import these. */
 export const LEAD_LIMITS = {
   name: 200,
@@ -27,34 +28,12 @@ export const LEAD_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 
 /** The wizard's enumerations (ai-api.md, `fields` table) and the prototype kinds. */
 export const WIZARD_VALUES = {
-  initial_choice: ['help', 'create', 'advice'],
-  service: [
-    'development-support',
-    'infrastructure-scale',
-    'seo-services',
-    'maintenance-plans',
-    'workflow-automation',
-    'build-website',
-    'build-application',
-    'strategic-consultation',
-    'technical-advisory',
-    'dedicated-team',
-  ],
-  industry: [
-    'technology',
-    'healthcare',
-    'finance',
-    'education',
-    'retail',
-    'manufacturing',
-    'realEstate',
-    'hospitality',
-    'nonprofit',
-    'other',
-  ],
-  audience: ['b2b', 'b2c', 'youngAudience', 'specializedProfessionals', 'generalAudience'],
-  style: ['modernMinimalist', 'boldColorful', 'elegantSophisticated', 'funCreative', 'professionalCorporate'],
-  prototype: ['landing', 'application'],
+  initial_choice: INITIAL_CHOICES,
+  service: SERVICES,
+  industry: INDUSTRIES,
+  audience: AUDIENCES,
+  style: STYLES,
+  prototype: PROTOTYPE_KINDS,
 } as const;
 
 export type WizardEnumField = keyof typeof WIZARD_VALUES;

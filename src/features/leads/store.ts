@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
+import type { PrototypeKind } from '../../wizard.ts';
 
 declare module '../../db/schema.ts' {
   interface Database {
@@ -37,7 +38,7 @@ declare module '../../db/schema.ts' {
 
 export type LeadStatus = 'new' | 'spam' | 'vendor' | 'generating' | 'completed' | 'failed';
 export type LeadClassification = 'lead' | 'spam' | 'vendor';
-export type PrototypeKind = 'landing' | 'application';
+export type { PrototypeKind };
 
 /** The wizard answers as submitted (validated against the wizard's values unless the request is trusted). */
 export interface LeadSteps {

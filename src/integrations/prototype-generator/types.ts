@@ -1,10 +1,12 @@
+import type { PrototypeKind } from '../../wizard.ts';
+
 /**
  * One interface for every prototype generator (built-in, LLM, v0). A generator turns a lead's wizard
  * answers into either a self-contained HTML document or a hosted demo (v0), and reports its progress
  * through a callback so the caller can store and stream it.
  */
 
-export type PrototypeKind = 'landing' | 'application';
+export type { PrototypeKind };
 export type PrototypeLanguage = 'en' | 'es';
 export type GeneratorName = 'builtin' | 'llm' | 'v0';
 

@@ -1,4 +1,4 @@
-/** The fixed enumerations of ai-api.md and the wizard, in one place. */
+/** The AI routes' fixed enumerations (ai-api.md); the wizard's own ones live in src/wizard.ts. */
 export const PATHS = ['Build', 'Launch', 'Scale', 'Custom', 'Technical Review'] as const;
 export type PlanPath = (typeof PATHS)[number];
 
@@ -8,51 +8,20 @@ export type Language = (typeof LANGUAGES)[number];
 export const CONFIDENCE = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCE)[number];
 
-export const INITIAL_CHOICES = ['help', 'create', 'advice'] as const;
-export const SERVICES = [
-  'development-support',
-  'infrastructure-scale',
-  'seo-services',
-  'maintenance-plans',
-  'workflow-automation',
-  'build-website',
-  'build-application',
-  'strategic-consultation',
-  'technical-advisory',
-  'dedicated-team',
-] as const;
-export const INDUSTRIES = [
-  'technology',
-  'healthcare',
-  'finance',
-  'education',
-  'retail',
-  'manufacturing',
-  'realEstate',
-  'hospitality',
-  'nonprofit',
-  'other',
-] as const;
-export const AUDIENCES = [
-  'b2b',
-  'b2c',
-  'youngAudience',
-  'specializedProfessionals',
-  'generalAudience',
-] as const;
-export const STYLES = [
-  'modernMinimalist',
-  'boldColorful',
-  'elegantSophisticated',
-  'funCreative',
-  'professionalCorporate',
-] as const;
+export {
+  AUDIENCES,
+  type Audience,
+  INDUSTRIES,
+  INITIAL_CHOICES,
+  type Industry,
+  type InitialChoice,
+  SERVICES,
+  type Service,
+  STYLES,
+  type Style,
+} from '../../../wizard.ts';
 
-export type InitialChoice = (typeof INITIAL_CHOICES)[number];
-export type Service = (typeof SERVICES)[number];
-export type Industry = (typeof INDUSTRIES)[number];
-export type Audience = (typeof AUDIENCES)[number];
-export type Style = (typeof STYLES)[number];
+import type { Audience, Industry, InitialChoice, Service, Style } from '../../../wizard.ts';
 
 export interface RefineFields {
   initialChoice: InitialChoice | null;

@@ -1,17 +1,7 @@
+import { INDUSTRIES } from '../../../wizard.ts';
 import type { IconName } from './icons.ts';
 
-export const INDUSTRY_IDS = [
-  'technology',
-  'healthcare',
-  'finance',
-  'education',
-  'retail',
-  'manufacturing',
-  'realEstate',
-  'hospitality',
-  'nonprofit',
-  'other',
-] as const;
+export const INDUSTRY_IDS = INDUSTRIES;
 export type IndustryId = (typeof INDUSTRY_IDS)[number];
 
 /** Industry-appropriate wording for one language: what the prototype's copy and sample data say. */

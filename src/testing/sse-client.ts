@@ -2,20 +2,20 @@
 export interface SseEvent {
   event: string;
   data: string;
-  id?: string;
+  id: string | undefined;
 }
 
 /**
- * Parses a `text/event-stream` body the way the EventSource specification does (for tests and the
- * benchmark): `event:`/`data:`/`id:` fields, multi-line data, `:` comments skipped, LF or CRLF, an
- * event dispatched on a blank line.
+ * Parses `text/event-stream` the way the EventSource specification does: `event`/`data`/`id` fields,
+ * multi-line data, `:` comments skipped, LF or CRLF, dispatch on a blank line; the last event id
+ * persists across events.
  */
 export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   let buffer = '';
   let event = '';
   let data: string[] = [];
-  let id: string | undefined;
+  let lastId: string | undefined;
   for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
     let newline = buffer.search(/\r\n|\n|\r/);
@@ -24,8 +24,7 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
       buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
       newline = buffer.search(/\r\n|\n|\r/);
       if (line === '') {
-        if (data.length > 0)
-          yield { event: event || 'message', data: data.join('\n'), ...(id ? { id } : {}) };
+        if (data.length > 0) yield { event: event || 'message', data: data.join('\n'), id: lastId };
         event = '';
         data = [];
         continue;
@@ -37,7 +36,7 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
       if (value.startsWith(' ')) value = value.slice(1);
       if (field === 'event') event = value;
       else if (field === 'data') data.push(value);
-      else if (field === 'id') id = value;
+      else if (field === 'id' && !value.includes('\0')) lastId = value;
     }
   }
 }
