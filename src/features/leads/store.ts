@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
 import type { PrototypeKind } from '../../wizard.ts';
 
@@ -189,35 +190,10 @@ export async function setPipedriveOutcome(db: DbOrTx, id: string, outcome: Piped
     .execute();
 }
 
-export async function getCrmIds(db: DbOrTx, id: string): Promise<LeadCrmIds | null> {
-  const row = await db
-    .selectFrom('leads')
-    .select(['crm_person_id', 'crm_org_id', 'crm_deal_id', 'crm_note_id'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) return null;
-  const num = (v: number | null) => (v === null ? null : Number(v));
-  return {
-    personId: num(row.crm_person_id),
-    orgId: num(row.crm_org_id),
-    dealId: num(row.crm_deal_id),
-    noteId: num(row.crm_note_id),
-  };
-}
+export const getCrmIds = (db: DbOrTx, id: string): Promise<LeadCrmIds | null> => readCrmIds(db, 'leads', id);
 
-export async function saveCrmIds(db: DbOrTx, id: string, ids: Partial<LeadCrmIds>): Promise<void> {
-  const set: Partial<Record<'crm_person_id' | 'crm_org_id' | 'crm_deal_id' | 'crm_note_id', number>> = {};
-  if (ids.personId != null) set.crm_person_id = ids.personId;
-  if (ids.orgId != null) set.crm_org_id = ids.orgId;
-  if (ids.dealId != null) set.crm_deal_id = ids.dealId;
-  if (ids.noteId != null) set.crm_note_id = ids.noteId;
-  if (Object.keys(set).length === 0) return;
-  await db
-    .updateTable('leads')
-    .set({ ...set, updated_at: Date.now() })
-    .where('id', '=', id)
-    .execute();
-}
+export const saveCrmIds = (db: DbOrTx, id: string, ids: Partial<LeadCrmIds>) =>
+  writeCrmIds(db, 'leads', id, ids);
 
 /** The newest lead with this e-mail (trimmed, case-insensitive), through the e-mail index. */
 export async function findLeadByEmail(db: DbOrTx, email: string): Promise<Lead | null> {

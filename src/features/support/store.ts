@@ -1,6 +1,7 @@
 import { putBlob } from '../../db/blob-store.ts';
 import { type Db, type DbOrTx, withTransaction } from '../../db/database.ts';
 import type { CrmIds } from '../../integrations/crm/crm.ts';
+import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
 import type { UploadedFile } from './multipart.ts';
 
@@ -118,35 +119,10 @@ export async function getSupportMessage(db: DbOrTx, id: string): Promise<Support
   return row ? toMessage(row) : null;
 }
 
-export async function getMessageCrmIds(db: DbOrTx, id: string): Promise<CrmIds | null> {
-  const row = await db
-    .selectFrom('support_messages')
-    .select(['crm_person_id', 'crm_org_id', 'crm_deal_id', 'crm_note_id'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) return null;
-  const id_ = (v: number | null) => (v === null ? null : Number(v));
-  return {
-    personId: id_(row.crm_person_id),
-    orgId: id_(row.crm_org_id),
-    dealId: id_(row.crm_deal_id),
-    noteId: id_(row.crm_note_id),
-  };
-}
+export const getMessageCrmIds = (db: DbOrTx, id: string) => readCrmIds(db, 'support_messages', id);
 
-export async function saveMessageCrmIds(db: DbOrTx, id: string, ids: Partial<CrmIds>): Promise<void> {
-  const set: Partial<Record<'crm_person_id' | 'crm_org_id' | 'crm_deal_id' | 'crm_note_id', number>> = {};
-  if (ids.personId != null) set.crm_person_id = ids.personId;
-  if (ids.orgId != null) set.crm_org_id = ids.orgId;
-  if (ids.dealId != null) set.crm_deal_id = ids.dealId;
-  if (ids.noteId != null) set.crm_note_id = ids.noteId;
-  if (Object.keys(set).length === 0) return;
-  await db
-    .updateTable('support_messages')
-    .set({ ...set, updated_at: Date.now() })
-    .where('id', '=', id)
-    .execute();
-}
+export const saveMessageCrmIds = (db: DbOrTx, id: string, ids: Partial<CrmIds>) =>
+  writeCrmIds(db, 'support_messages', id, ids);
 
 export async function setMessageOutcome(db: DbOrTx, id: string, outcome: CrmOutcome): Promise<void> {
   await db
