@@ -102,6 +102,7 @@ export const envSchema = z.object({
   ),
   ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
   AI_RATE_LIMIT: integer(30, 0, 1_000_000_000),
+  LEADS_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   GEOIP_DB_PATH: optionalString,
   UPLOAD_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   LOG_LEVEL: z
@@ -186,6 +187,10 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   TRUST_PROXY: ['client IP source: `none` (socket), `cloudflare`, `xff`', '`none`'],
   ANALYTICS_TRACK_RATE_LIMIT: ['analytics track requests per client IP per minute', '`1200`'],
   AI_RATE_LIMIT: ['recommend-plan and refine calls per client IP per 10 minutes each (`0`: off)', '`30`'],
+  LEADS_RATE_LIMIT: [
+    'lead submissions per client IP per hour (`0`: off); the sales agent submits for many visitors from one address',
+    '`30`',
+  ],
   GEOIP_DB_PATH: [
     'a MaxMind-format IP-to-country database',
     'the one in `@ip-location-db/geo-whois-asn-country-mmdb`',
@@ -258,6 +263,8 @@ export interface Config {
   };
   /** recommend-plan and refine requests per client IP per 10 minutes, each; 0 turns the limits off. */
   aiRateLimit: number;
+  /** POST /api/leads per client IP per hour; 0 turns the limit off. */
+  leadsRateLimit: number;
   /** A ticket's multipart body must arrive completely within this time (408 otherwise). */
   uploadTimeoutMs: number;
   logLevel: string;
@@ -372,6 +379,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
     analytics: { trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT, geoipDbPath: e.GEOIP_DB_PATH },
     aiRateLimit: e.AI_RATE_LIMIT,
+    leadsRateLimit: e.LEADS_RATE_LIMIT,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -10,7 +10,7 @@ export interface ClientOrigin {
   country: string | null;
 }
 
-function normalizeIp(value: string | undefined | null): string | null {
+export function normalizeIp(value: string | undefined | null): string | null {
   if (!value) return null;
   const trimmed = value.trim();
   if (!ipaddr.isValid(trimmed)) return null;

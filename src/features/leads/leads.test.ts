@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
 import { testEngines } from '../../testing/database.ts';
 import type { TestContext } from '../../testing/test-app.ts';
-import { LEAD_LIMITS, LEAD_SUBMIT_RATE } from './limits.ts';
+import { END_USER_IP_HEADER, LEAD_LIMITS } from './limits.ts';
 import { getLead } from './store.ts';
 import {
   CHAT_KEY,
@@ -243,7 +243,7 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
 
   it('limits submissions per client IP', async () => {
     const ip = freshIp();
-    for (let i = 0; i < LEAD_SUBMIT_RATE.limit; i++) {
+    for (let i = 0; i < ctx.config.leadsRateLimit; i++) {
       expect((await postLead(ctx, '{}', { ip })).status).toBe(400);
     }
     const res = await postLead(ctx, submission(), { ip });
@@ -251,6 +251,29 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
     expect((await json(res)).error.code).toBe('RATE_LIMITED');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await postLead(ctx, submission(), { ip: freshIp() })).status).toBe(200);
+  });
+
+  it('on the trusted chat path the IP bucket is the visitor named in X-End-User-IP, not the agent', async () => {
+    const agentIp = freshIp();
+    const visitor = freshIp();
+    const landing = (n: number) =>
+      submission({
+        personal: { email_address: `chat-${n}-${agentIp}@example.com` },
+        steps: { prototype: 'landing' },
+      });
+    const asAgent = (n: number, endUser: string) =>
+      postLead(ctx, landing(n), {
+        ip: agentIp,
+        chatKey: CHAT_KEY,
+        headers: { [END_USER_IP_HEADER]: endUser },
+      });
+    // The visitor's bucket fills after PROTOTYPE_MONTHLY_LIMIT (2), whatever the e-mail…
+    expect((await asAgent(1, visitor)).status).toBe(200);
+    expect((await asAgent(2, visitor)).status).toBe(200);
+    expect((await asAgent(3, visitor)).status).toBe(429);
+    // …while other visitors behind the same agent keep their own.
+    expect((await asAgent(4, freshIp())).status).toBe(200);
+    expect((await asAgent(5, freshIp())).status).toBe(200);
   });
 
   describe('bad input', () => {

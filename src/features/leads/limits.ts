@@ -18,7 +18,10 @@ export const LEAD_LIMITS = {
 } as const;
 
 /** Public-write rate limit of POST /api/leads per client IP (generous: a person submits a few times). */
-export const LEAD_SUBMIT_RATE = { limit: 30, windowMs: 60 * 60 * 1000 } as const;
+export const LEAD_SUBMIT_WINDOW_MS = 60 * 60 * 1000;
+
+/** The header a trusted caller (the sales agent, with X-Chat-Api-Key) names the visitor's IP in. */
+export const END_USER_IP_HEADER = 'X-End-User-IP';
 
 /** An identical submission (same e-mail, same answers) within this window returns the first lead. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;

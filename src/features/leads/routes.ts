@@ -1,13 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { requireJson } from '../../http/body.ts';
-import { clientOrigin } from '../../http/client-ip.ts';
+import { clientOrigin, normalizeIp } from '../../http/client-ip.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
 import { createPrototypeForChat } from '../prototypes/chat-path.ts';
-import { LEAD_SUBMIT_RATE } from './limits.ts';
+import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
 import {
   LeadCreated,
   LeadIdParam,
@@ -22,7 +24,22 @@ import { findLeadByEmail, getLead, type Lead, listLeads } from './store.ts';
 import { submitLead } from './submit.ts';
 
 /** The public-write limit of POST /api/leads per client IP; runs before anything else. */
-const submitRateLimit = rateLimit({ name: 'leads', ...LEAD_SUBMIT_RATE });
+const submitRateLimit = rateLimit({
+  name: 'leads',
+  limit: (config) => config.leadsRateLimit,
+  windowMs: LEAD_SUBMIT_WINDOW_MS,
+});
+
+/**
+ * The visitor's IP for the prototype quota's IP bucket. A trusted caller (the sales agent, holding the
+ * chat key) calls from its own address for every visitor, so it names the visitor in
+ * `X-End-User-IP`; without that header a trusted request has no IP bucket (the e-mail bucket still
+ * holds), and an untrusted one is the client itself.
+ */
+function quotaIp(c: Context<AppEnv>, trusted: boolean): string | null {
+  if (trusted) return normalizeIp(c.req.header(END_USER_IP_HEADER));
+  return clientOrigin(c, c.var.deps.config.trustProxy).ip;
+}
 
 export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
   return {
@@ -126,8 +143,8 @@ export function leadRoutes() {
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
       const deps = c.var.deps;
-      const { ip } = clientOrigin(c, deps.config.trustProxy);
       const trusted = secretMatches(c.req.header('x-chat-api-key'), deps.config.secrets.chat);
+      const ip = quotaIp(c, trusted);
       const result = await submitLead(
         { ...deps, logger: c.var.logger },
         { body: c.req.valid('json'), trusted, clientIp: ip },
@@ -154,8 +171,8 @@ export function leadRoutes() {
       const { email } = c.req.valid('query');
       const lead = await findLeadByEmail(deps.db, email);
       if (!lead) return c.json({ exists: false }, 200);
-      const { ip } = clientOrigin(c, deps.config.trustProxy);
-      const rateLimit = await deps.quota.usage({ ip: ip ?? lead.clientIpHash, email });
+      // Lookup is always trusted (chat key): the visitor's IP comes from the agent, or the lead's own.
+      const rateLimit = await deps.quota.usage({ ip: quotaIp(c, true) ?? lead.clientIpHash, email });
       return c.json(
         {
           exists: true,
