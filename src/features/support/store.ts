@@ -1,5 +1,5 @@
 import { putBlob } from '../../db/blob-store.ts';
-import { type Db, type DbOrTx, withTransaction } from '../../db/database.ts';
+import { type DbOrTx, withTransaction } from '../../db/database.ts';
 import type { CrmIds } from '../../integrations/crm/crm.ts';
 import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
@@ -159,7 +159,7 @@ export class DuplicateTicketId extends Error {}
  * ticket exists afterwards or nothing of it does. A ticket id already taken → DuplicateTicketId.
  */
 export async function insertTicket(
-  db: Db,
+  db: DbOrTx,
   ticket: NewTicket,
   files: UploadedFile[],
 ): Promise<StoredAttachment[]> {

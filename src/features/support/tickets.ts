@@ -1,13 +1,15 @@
 import { randomInt } from 'node:crypto';
+import { withTransaction } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { describeZodError } from '../../http/openapi.ts';
-import { enqueueEmail, type MailMessage } from '../../integrations/mail/index.ts';
+import { enqueueEmail } from '../../integrations/mail/index.ts';
+import { JobQueue } from '../../queue/job-queue.ts';
 import { requireCaptcha, type SupportDeps } from './deps.ts';
 import { ticketConfirmationEmail, ticketNotificationEmail } from './emails.ts';
 import { TICKET_SUFFIX_ALPHABET } from './limits.ts';
 import type { ParsedUpload } from './multipart.ts';
 import { TicketFields } from './schemas.ts';
-import { DuplicateTicketId, getTicket, insertTicket } from './store.ts';
+import { DuplicateTicketId, getTicket, insertTicket, type TicketRecord } from './store.ts';
 
 /** `TICKET-YYYYMMDD-XXXXXX`: the UTC date and six characters drawn with crypto.randomInt (a CSPRNG). */
 export function newTicketId(now: Date = new Date()): string {
@@ -22,8 +24,8 @@ const ID_ATTEMPTS = 5;
 
 /**
  * A ticket whose body has been read completely and within the limits: the fields validated, the
- * CAPTCHA verified, then the ticket, its files and their metadata written in one transaction, then
- * the two e-mails queued (the support team's carries the files, read from the database when sent).
+ * CAPTCHA verified, then the ticket, its files, their metadata and the two e-mails committed in one
+ * transaction.
  */
 export async function createTicket(
   deps: SupportDeps,
@@ -35,42 +37,44 @@ export async function createTicket(
   const input = parsed.data;
   await requireCaptcha(deps, input.recaptchaToken, clientIp, 'support ticket');
 
-  let ticketId = '';
-  for (let attempt = 1; ; attempt++) {
-    ticketId = newTicketId();
+  // The ticket, its files and both e-mails commit together: a crash after the commit leaves the
+  // e-mails queued (the support team's carries the files, read from the database when sent), a
+  // failure before it stores nothing.
+  const mailTo = deps.config.mail.supportEmail;
+  let ticket: TicketRecord | null = null;
+  for (let attempt = 1; !ticket; attempt++) {
+    const ticketId = newTicketId();
     try {
-      await insertTicket(
-        deps.db,
-        {
-          id: ticketId,
-          fullName: input.fullName,
-          email: input.email.toLowerCase(),
-          issueType: input.issueType,
-          companyName: input.companyName ?? null,
-          urgency: input.urgency,
-          productUrl: input.productUrl ?? null,
-          description: input.description,
-          createdAt: Date.now(),
-        },
-        upload.files,
-      );
-      break;
+      ticket = await withTransaction(deps.db, async (tx) => {
+        await insertTicket(
+          tx,
+          {
+            id: ticketId,
+            fullName: input.fullName,
+            email: input.email.toLowerCase(),
+            issueType: input.issueType,
+            companyName: input.companyName ?? null,
+            urgency: input.urgency,
+            productUrl: input.productUrl ?? null,
+            description: input.description,
+            createdAt: Date.now(),
+          },
+          upload.files,
+        );
+        const stored = (await getTicket(tx, ticketId))!;
+        const txDeps = { ...deps, db: tx, jobs: new JobQueue(tx) };
+        await enqueueEmail(txDeps, ticketConfirmationEmail(stored), `${ticketId}:confirmation`);
+        await enqueueEmail(txDeps, ticketNotificationEmail(stored, mailTo), `${ticketId}:notification`);
+        return stored;
+      });
     } catch (error) {
       if (!(error instanceof DuplicateTicketId) || attempt >= ID_ATTEMPTS) throw error;
     }
   }
-
-  const ticket = (await getTicket(deps.db, ticketId))!;
-  const log = deps.logger.child({ ticketId });
-  log.info({ attachments: ticket.attachments.length, urgency: ticket.urgency }, 'support ticket stored');
-  const mail = async (build: () => MailMessage, kind: string) => {
-    try {
-      await enqueueEmail(deps, build(), `${ticketId}:${kind}`);
-    } catch (error) {
-      log.error({ err: error, kind }, 'could not queue an e-mail');
-    }
-  };
-  await mail(() => ticketConfirmationEmail(ticket), 'confirmation');
-  await mail(() => ticketNotificationEmail(ticket, deps.config.mail.supportEmail), 'notification');
+  deps.worker.poke();
+  deps.logger
+    .child({ ticketId: ticket.id })
+    .info({ attachments: ticket.attachments.length, urgency: ticket.urgency }, 'support ticket stored');
+  const ticketId = ticket.id;
   return { ticketId };
 }
