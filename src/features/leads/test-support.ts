@@ -1,35 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine } from '../../db/database.ts';
-import { startSiteverifyStandIn } from '../../integrations/captcha/siteverify-stand-in.ts';
-import { type PipedriveStandIn, startPipedriveStandIn } from '../../integrations/crm/pipedrive-stand-in.ts';
-import { type SmtpStandIn, startSmtpStandIn } from '../../integrations/mail/smtp-stand-in.ts';
+import { type OutsideWorld, startOutsideWorld } from '../../testing/outside-world.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 
 /** Shared set-up of the leads tests: the three stand-ins and an app wired to them. */
 export const CHAT_KEY = 'chat-test-key';
 
-export interface LeadsWorld {
-  siteverify: Awaited<ReturnType<typeof startSiteverifyStandIn>>;
-  pipedrive: PipedriveStandIn;
-  smtp: SmtpStandIn;
-  close(): Promise<void>;
-}
+export type LeadsWorld = OutsideWorld;
 
-export async function startWorld(): Promise<LeadsWorld> {
-  const [siteverify, pipedrive, smtp] = await Promise.all([
-    startSiteverifyStandIn(),
-    startPipedriveStandIn(),
-    startSmtpStandIn(),
-  ]);
-  return {
-    siteverify,
-    pipedrive,
-    smtp,
-    async close() {
-      await Promise.all([siteverify.close(), pipedrive.close(), smtp.close()]);
-    },
-  };
-}
+export const startWorld = startOutsideWorld;
 
 export function worldEnv(world: LeadsWorld, extra: Record<string, string> = {}): Record<string, string> {
   return {

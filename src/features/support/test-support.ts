@@ -1,37 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine } from '../../db/database.ts';
-import { startSiteverifyStandIn } from '../../integrations/captcha/siteverify-stand-in.ts';
-import { type PipedriveStandIn, startPipedriveStandIn } from '../../integrations/crm/pipedrive-stand-in.ts';
 import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
-import { type SmtpStandIn, startSmtpStandIn } from '../../integrations/mail/smtp-stand-in.ts';
+import { type OutsideWorld, startOutsideWorld } from '../../testing/outside-world.ts';
 import { startTestServer, type TestContext } from '../../testing/test-app.ts';
 
 /** The support tests' outside world: siteverify, Pipedrive and SMTP stand-ins, and a served app. */
-export interface SupportWorld {
-  siteverify: Awaited<ReturnType<typeof startSiteverifyStandIn>>;
-  pipedrive: PipedriveStandIn;
-  smtp: SmtpStandIn;
-  close(): Promise<void>;
-}
+export type SupportWorld = OutsideWorld;
 
 export const SUPPORT_EMAIL = 'support@agency.example';
 export const CRM_BCC = 'crm-dropbox@pipedrivemail.example';
 
-export async function startWorld(): Promise<SupportWorld> {
-  const [siteverify, pipedrive, smtp] = await Promise.all([
-    startSiteverifyStandIn(),
-    startPipedriveStandIn(),
-    startSmtpStandIn(),
-  ]);
-  return {
-    siteverify,
-    pipedrive,
-    smtp,
-    async close() {
-      await Promise.all([siteverify.close(), pipedrive.close(), smtp.close()]);
-    },
-  };
-}
+export const startWorld = startOutsideWorld;
 
 export type ServedApp = TestContext & { url: string };
 
