@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
-import { aiErrorStyle, aiNoStore, aiRoutes } from './features/ai/routes.ts';
+import { AI_PREFIX, AI_RESPONSE_HEADERS, aiErrorStyle, aiRoutes } from './features/ai/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
@@ -17,7 +17,7 @@ import { postsRoutes } from './features/posts/routes.ts';
 import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
-import { corsPreflight } from './http/cors.ts';
+import { answerPreflight } from './http/cors.ts';
 import { edge } from './http/edge.ts';
 import type { AppEnv } from './http/env.ts';
 import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
@@ -81,12 +81,18 @@ export function createApp(deps: Dependencies) {
     return style ? style.render(c, error) : sendError(c, error);
   }
 
+  const allowedOrigins = new Set(deps.config.corsOrigins);
   app.use(
     '*',
-    edge({ deps, skipBodyLimit: (path) => STREAMED_UPLOAD_PATHS.has(path), onError: handleError }),
+    edge({
+      deps,
+      allowedOrigins,
+      skipBodyLimit: (path) => STREAMED_UPLOAD_PATHS.has(path),
+      headersFor: (path) => (path.startsWith(AI_PREFIX) ? AI_RESPONSE_HEADERS : undefined),
+      preflight: (c) => answerPreflight(c, { allowedOrigins, routes }),
+      onError: handleError,
+    }),
   );
-  app.use('/api/ai/*', aiNoStore); // before the preflight, so preflight answers carry it too
-  app.use('*', corsPreflight({ allowedOrigins: new Set(deps.config.corsOrigins), routes }));
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());

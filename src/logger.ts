@@ -4,9 +4,11 @@ import pino, { type Logger } from 'pino';
 const FLUSH_INTERVAL_MS = 1000;
 
 /**
- * The service's JSON logger: one object per line on stdout, through an asynchronous buffer (a
- * synchronous write per request line costs more than the request itself under load), flushed every
- * second and on shutdown (`logger.flush()`).
+ * The service's JSON logger: one object per line on stdout, written in blocks of about 16 kB (one
+ * write per request line costs more than the request itself under load), flushed every second when
+ * traffic is too light to fill a block, on shutdown (`logger.flush()`) and when the process exits.
+ * A stalled stdout reader blocks the process, exactly as pino's default (one synchronous write per
+ * line) would.
  *
  * There is no redaction pass: pino's path redaction cost a fifth of a request's CPU. Instead secrets
  * are never put into log objects (integrations log status codes and messages, never headers or
@@ -22,8 +24,9 @@ export function createLogger(
   secrets: readonly string[] = [],
 ): Logger {
   if (!destination) {
-    const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    const stdout = inBlocks(pino.destination({ dest: 1, sync: true }));
     setInterval(() => stdout.flush(), FLUSH_INTERVAL_MS).unref();
+    process.once('exit', () => stdout.flush());
     destination = stdout;
   }
   if (secrets.length > 0) destination = scrubbing(destination, secrets);
@@ -36,6 +39,39 @@ export function createLogger(
     },
     destination,
   );
+}
+
+/** Characters of log lines collected before they are written out in one go. */
+const BLOCK_CHARS = 16_384;
+
+/**
+ * Collects lines and hands them to sonic-boom (which does the writing: partial writes, EAGAIN) one
+ * block at a time. sonic-boom's own buffering (`minLength`) re-measures its growing buffer on every
+ * line: measured on a whole request, 2.6 µs of CPU per line in its synchronous mode and 4.4 µs in
+ * its asynchronous one (a thread-pool round trip per block), against 1.6 µs here.
+ */
+export function inBlocks(
+  target: ReturnType<typeof pino.destination>,
+): pino.DestinationStream & { flush(cb?: () => void): void } {
+  let lines: string[] = [];
+  let size = 0;
+  const flush = (cb?: () => void) => {
+    if (size > 0) {
+      const block = lines.join('');
+      lines = [];
+      size = 0;
+      target.write(block);
+    }
+    cb?.();
+  };
+  return {
+    write(line: string) {
+      lines.push(line);
+      size += line.length;
+      if (size >= BLOCK_CHARS) flush();
+    },
+    flush,
+  };
 }
 
 /** Secrets shorter than this are not scrubbed (they would mangle ordinary text; config refuses none). */

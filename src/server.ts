@@ -1,7 +1,9 @@
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { type App, createApp } from './app.ts';
 import type { Dependencies } from './dependencies.ts';
+import { EdgeServerResponse } from './http/edge-response.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -14,8 +16,16 @@ export interface RunningServer {
 /** Serves the app on config.host:config.port (port 0 picks a free one) and starts the queue workers. */
 export async function startServer(deps: Dependencies, app: App = createApp(deps)): Promise<RunningServer> {
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () =>
-      resolve(s),
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: deps.config.port,
+        hostname: deps.config.host,
+        createServer,
+        // The class is generic over its request type; the server only ever builds it with IncomingMessage.
+        serverOptions: { ServerResponse: EdgeServerResponse as typeof ServerResponse },
+      },
+      () => resolve(s),
     );
   });
   if ('requestTimeout' in server) {

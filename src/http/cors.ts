@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from './env.ts';
 import { ApiError } from './errors.ts';
 import type { RouteTable } from './route-table.ts';
@@ -18,43 +18,43 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
 /**
  * The CORS headers of an ordinary request, as ai-api.md fixes them for every route: the origin is
  * echoed only when it is on the allowlist (no wildcard, no credentials), with `Vary: Origin` always.
- * Set on the context before the handler runs, so every response built through it carries them.
+ * Added to `headers` (lower-case names), which the edge puts on every response.
  */
-export function setCorsHeaders(c: Context, allowedOrigins: ReadonlySet<string>): void {
-  c.header('Vary', 'Origin', { append: true });
-  const origin = c.req.header('origin');
+export function addCorsHeaders(
+  headers: Record<string, string>,
+  origin: string | undefined,
+  allowedOrigins: ReadonlySet<string>,
+): void {
+  headers.vary = 'Origin';
   if (origin !== undefined && allowedOrigins.has(origin)) {
-    c.header('Access-Control-Allow-Origin', origin);
-    c.header('Access-Control-Expose-Headers', EXPOSED);
+    headers['access-control-allow-origin'] = origin;
+    headers['access-control-expose-headers'] = EXPOSED;
   }
 }
 
 /**
- * Preflights (OPTIONS): 204 with the path's real methods and, for an allowed origin, the CORS
- * preflight headers; 405 with `Allow` when the requested method is not one of them; 404 for unknown
- * paths. Other methods pass through.
+ * A preflight (OPTIONS) answer: 204 with the path's real methods and, for an allowed origin, the
+ * CORS preflight headers; 405 with `Allow` when the requested method is not one of them; 404 for
+ * unknown paths (both thrown as ApiError, rendered by the caller's error handler).
  */
-export function corsPreflight(options: {
-  allowedOrigins: ReadonlySet<string>;
-  routes: () => RouteTable;
-}): MiddlewareHandler<AppEnv> {
-  return async function corsPreflightMiddleware(c, next) {
-    if (c.req.method !== 'OPTIONS') return next();
-    const methods = options.routes().allowedMethods(c.req.path);
-    if (!methods) throw new ApiError('NOT_FOUND', `No route matches ${c.req.path}.`);
-    const requested = c.req.header('access-control-request-method')?.toUpperCase();
-    if (requested !== undefined && !methods.includes(requested)) {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${requested} is not allowed on ${c.req.path}.`, {
-        headers: { Allow: methods.join(', ') },
-      });
-    }
-    c.header('Allow', methods.join(', '));
-    const origin = c.req.header('origin');
-    if (origin !== undefined && options.allowedOrigins.has(origin)) {
-      c.header('Access-Control-Allow-Methods', methods.join(', '));
-      c.header('Access-Control-Allow-Headers', CORS_ALLOWED_HEADERS.join(', '));
-      c.header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
-    }
-    return c.body(null, 204);
-  };
+export function answerPreflight(
+  c: Context<AppEnv>,
+  options: { allowedOrigins: ReadonlySet<string>; routes: () => RouteTable },
+): Response {
+  const methods = options.routes().allowedMethods(c.req.path);
+  if (!methods) throw new ApiError('NOT_FOUND', `No route matches ${c.req.path}.`);
+  const requested = c.req.header('access-control-request-method')?.toUpperCase();
+  if (requested !== undefined && !methods.includes(requested)) {
+    throw new ApiError('METHOD_NOT_ALLOWED', `${requested} is not allowed on ${c.req.path}.`, {
+      headers: { Allow: methods.join(', ') },
+    });
+  }
+  c.header('Allow', methods.join(', '));
+  const origin = c.req.header('origin');
+  if (origin !== undefined && options.allowedOrigins.has(origin)) {
+    c.header('Access-Control-Allow-Methods', methods.join(', '));
+    c.header('Access-Control-Allow-Headers', CORS_ALLOWED_HEADERS.join(', '));
+    c.header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
+  }
+  return c.body(null, 204);
 }

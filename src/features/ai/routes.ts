@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import type { ErrorStyle } from '../../app.ts';
@@ -22,11 +22,11 @@ import { type AiContext, recommendPlan, refineMessage, searchTest } from './serv
 
 export const AI_PREFIX = '/api/ai/';
 
-/** ai-api.md: every response under /api/ai/* (errors, 404, 405 and preflights included) is no-store. */
-export const aiNoStore: MiddlewareHandler<AppEnv> = async function aiNoStore(c, next) {
-  await next();
-  c.res.headers.set('Cache-Control', 'no-store');
-};
+/**
+ * ai-api.md: every response under /api/ai/* (errors, 404, 405 and preflights included) is no-store.
+ * The edge adds these to every response under the prefix.
+ */
+export const AI_RESPONSE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store' };
 
 /** The backend error codes mapped to ai-api.md's lower-case codes and statuses. */
 const AI_ERRORS: Partial<Record<ErrorCode, { code: string; status: ContentfulStatusCode }>> = {

@@ -122,7 +122,7 @@ export function postsRoutes() {
       },
       { ...request, query: new URL(c.req.url).searchParams },
     );
-    return send(c, result);
+    return send(result);
   };
 
   const idOf = (c: Context<AppEnv>, what: string) => {
@@ -201,10 +201,14 @@ export function postsRoutes() {
 /** The WordPress JSON text is sent as-is (no parse and re-serialise); typed as the JSON it is. */
 type JsonPassThrough = TypedResponse<unknown, 200, 'json'>;
 
-function send(c: Context<AppEnv>, result: ProxyResult): JsonPassThrough {
-  c.header('X-Cache', result.cache);
-  if (result.total !== null) c.header('X-WP-Total', result.total);
-  if (result.totalPages !== null) c.header('X-WP-TotalPages', result.totalPages);
-  c.header('Content-Type', 'application/json; charset=utf-8');
-  return c.body(result.body, 200) as unknown as JsonPassThrough;
+function send(result: ProxyResult): JsonPassThrough {
+  // A plain Response with plain-object headers: @hono/node-server hands those to Node as they are
+  // (headers set through the context would go through a WHATWG Headers object first).
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-cache': result.cache,
+  };
+  if (result.total !== null) headers['x-wp-total'] = result.total;
+  if (result.totalPages !== null) headers['x-wp-totalpages'] = result.totalPages;
+  return new Response(result.body, { status: 200, headers }) as unknown as JsonPassThrough;
 }
