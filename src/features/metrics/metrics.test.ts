@@ -40,3 +40,36 @@ describe('GET /metrics', () => {
     }
   });
 });
+
+describe('request metrics: counted on the request path, read at scrape time', () => {
+  it('keeps cumulative buckets, sum and count per method and route across statuses and scrapes', async () => {
+    const { Metrics } = await import('../../http/metrics.ts');
+    const metrics = new Metrics({ jobs: ctx.deps.jobs, queueNames: () => [] });
+    metrics.observeRequest('GET', '/api/posts', 200, 0.0005);
+    metrics.observeRequest('GET', '/api/posts', 200, 0.02);
+    metrics.observeRequest('GET', '/api/posts', 502, 30);
+    const first = await metrics.registry.metrics();
+    expect(first).toContain('http_requests_total{method="GET",route="/api/posts",status="200"} 2');
+    expect(first).toContain('http_requests_total{method="GET",route="/api/posts",status="502"} 1');
+    expect(first).toContain(
+      'http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/posts"} 1',
+    );
+    expect(first).toContain(
+      'http_request_duration_seconds_bucket{le="0.025",method="GET",route="/api/posts"} 2',
+    );
+    expect(first).toContain(
+      'http_request_duration_seconds_bucket{le="10",method="GET",route="/api/posts"} 2',
+    );
+    expect(first).toContain(
+      'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/posts"} 3',
+    );
+    expect(first).toContain('http_request_duration_seconds_sum{method="GET",route="/api/posts"} 30.0205');
+    expect(first).toContain('http_request_duration_seconds_count{method="GET",route="/api/posts"} 3');
+    metrics.observeRequest('GET', '/api/posts', 200, 0.0005);
+    const second = await metrics.registry.metrics();
+    expect(second).toContain('http_requests_total{method="GET",route="/api/posts",status="200"} 3');
+    expect(second).toContain('http_request_duration_seconds_count{method="GET",route="/api/posts"} 4');
+    metrics.registry.resetMetrics();
+    expect(await metrics.registry.metrics()).not.toContain('route="/api/posts"');
+  });
+});
