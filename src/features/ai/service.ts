@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
-import { offlineRecommend, offlineRefine } from '../../integrations/llm/offline/engine.ts';
+import type { offlineRecommend } from '../../integrations/llm/offline/engine.ts';
+import { offlineEngine } from '../../integrations/llm/offline/load.ts';
 import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { AI_LIMITS } from './limits.ts';
@@ -38,9 +39,11 @@ export async function recommendPlan(input: RecommendInput, ctx: AiContext): Prom
   const facts = fields
     ? Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined))
     : {};
+  // Loaded even with a model: its signals back up a model answer that has none.
+  const engine = await offlineEngine();
   let offline: ReturnType<typeof offlineRecommend> | null = null;
   const offlineAnswer = () => {
-    offline ??= offlineRecommend(message, language, facts);
+    offline ??= engine.offlineRecommend(message, language, facts);
     return offline;
   };
   const post = {
@@ -80,7 +83,7 @@ export async function refineMessage(
   const message = input.message.trim();
   const language = normalizeLocale(input.locale);
   if (!ctx.llm) {
-    const raw = offlineRefine(message, language);
+    const raw = (await offlineEngine()).offlineRefine(message, language);
     return postProcessRefine({ ...raw }, message, language) ?? refineFallback(message, language);
   }
   const text = await ctx.llm.complete({

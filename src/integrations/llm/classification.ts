@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LlmClient } from './llm-client.ts';
-import { type ClassifierInput, classifyLeadOffline, type LeadClass } from './offline/classifier.ts';
+import type { ClassifierInput, LeadClass } from './offline/classifier.ts';
+import { offlineClassifier } from './offline/load.ts';
 import { parseModelJson } from './parse-json.ts';
 
 /**
@@ -82,5 +83,5 @@ export async function classifySubmission(
       );
     }
   }
-  return { ...classifyLeadOffline(input), classifiedBy: 'builtin' };
+  return { ...(await offlineClassifier()).classifyLeadOffline(input), classifiedBy: 'builtin' };
 }

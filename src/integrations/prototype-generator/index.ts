@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { LlmClient } from '../llm/llm-client.ts';
-import { BuiltinPrototypeGenerator } from './builtin/builtin-generator.ts';
-import type { PrototypeGenerator } from './types.ts';
+import type { GenerateOptions, PrototypeBrief, PrototypeGenerator, PrototypeResult } from './types.ts';
 
 export * from './types.ts';
 
@@ -10,7 +9,7 @@ export * from './types.ts';
  * Chooses the generator once from config (PROTOTYPE_GENERATOR). A choice whose service is not
  * configured (llm without AI_BASE_URL, v0 without V0_API_KEY) falls back to the built-in generator
  * with a warning at start-up rather than failing every generation. The LLM and v0 generators (and
- * their HTML parser and SDK) are loaded only when chosen.
+ * their HTML parser and SDK) are loaded only when chosen, the built-in one on its first use.
  */
 export async function createPrototypeGenerator(
   config: Config,
@@ -33,5 +32,21 @@ export async function createPrototypeGenerator(
     }
     logger.warn('PROTOTYPE_GENERATOR=llm but AI_BASE_URL is unset: using the built-in prototype generator');
   }
-  return new BuiltinPrototypeGenerator();
+  return new LazyBuiltinGenerator();
+}
+
+/**
+ * The built-in generator, loaded on the first generation: its templates and industry texts (about
+ * 4 MB resident) stay out of the memory of an instance that never generates a prototype.
+ */
+class LazyBuiltinGenerator implements PrototypeGenerator {
+  readonly name = 'builtin' as const;
+  #generator: Promise<PrototypeGenerator> | null = null;
+
+  async generate(brief: PrototypeBrief, options: GenerateOptions): Promise<PrototypeResult> {
+    this.#generator ??= import('./builtin/builtin-generator.ts').then(
+      (m) => new m.BuiltinPrototypeGenerator(),
+    );
+    return (await this.#generator).generate(brief, options);
+  }
 }
