@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger.ts';
+import { createLogger, inBlocks } from './logger.ts';
 import { LogCapture } from './testing/test-app.ts';
 
 // Found by the secrets-in-logs test: outside services echo refused credentials in their errors
@@ -29,5 +29,30 @@ describe('logger: configured secrets never reach a log line', () => {
     const logs = new LogCapture();
     createLogger('info', logs.stream).info('plain');
     expect(logs.lines[0]).toMatchObject({ msg: 'plain' });
+  });
+});
+
+describe('logger: lines written in blocks', () => {
+  it('holds lines until a block is full, then writes them in one call; flush writes the rest', () => {
+    const writes: string[] = [];
+    const target = { write: (text: string) => writes.push(text) } as unknown as Parameters<
+      typeof inBlocks
+    >[0];
+    const blocks = inBlocks(target);
+    const line = `${JSON.stringify({ msg: 'x'.repeat(1013) })}\n`; // 1,024 characters: 16 fill a block
+    for (let i = 0; i < 15; i++) blocks.write(line);
+    expect(writes).toEqual([]);
+    blocks.write(line);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toBe(line.repeat(16));
+    blocks.write('{"msg":"last"}\n');
+    let flushed = false;
+    blocks.flush(() => {
+      flushed = true;
+    });
+    expect(flushed).toBe(true);
+    expect(writes).toEqual([line.repeat(16), '{"msg":"last"}\n']);
+    blocks.flush();
+    expect(writes).toHaveLength(2);
   });
 });
