@@ -129,6 +129,46 @@ describe('CORS', () => {
   });
 });
 
+describe("edge headers on the real server (written with the handler's own in one writeHead)", () => {
+  it('every /api/ai/* answer is no-store: 200, 400, 404, 405 and preflights, with the request id', async () => {
+    const origin = { Origin: 'https://agency.example' };
+    const answers = [
+      await get('/api/ai/recommend-plan', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...origin },
+        body: JSON.stringify({ message: 'A website for our bakery' }),
+      }),
+      await get('/api/ai/recommend-plan', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+      await get('/api/ai/nothing-here'),
+      await get('/api/ai/recommend-plan'),
+      await get('/api/ai/recommend-plan', {
+        method: 'OPTIONS',
+        headers: { ...origin, 'Access-Control-Request-Method': 'POST' },
+      }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 404, 405, 204]);
+    for (const res of answers) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+      expect(res.headers.get('vary')).toBe('Origin');
+    }
+    expect(answers[0]!.headers.get('access-control-allow-origin')).toBe('https://agency.example');
+    expect(answers[3]!.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it("a handler's own headers stay, each edge header is sent once", async () => {
+    const res = await get('/admin/login');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect((await get('/health')).headers.get('cache-control')).toBeNull();
+  });
+});
+
 describe('routing errors', () => {
   it('404 for unknown paths and 405 with Allow for wrong methods, in the envelope', async () => {
     const missing = await get('/no/such/path');
