@@ -17,8 +17,9 @@ import { postsRoutes } from './features/posts/routes.ts';
 import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
+import { bodyLimiter } from './http/body.ts';
 import { answerPreflight } from './http/cors.ts';
-import { edge } from './http/edge.ts';
+import { type Dispatch, withEdge } from './http/edge.ts';
 import type { AppEnv } from './http/env.ts';
 import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
 import { RouteTable } from './http/route-table.ts';
@@ -43,7 +44,10 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   503: 'NOT_CONFIGURED',
 };
 
-/** Paths that read their own (multipart) bodies with their own limits. */
+/** Methods whose requests may carry a body, and so go through the body limit. */
+const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Paths that read their own (multipart or beacon) bodies with their own limits. */
 const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track', TICKETS_PATH]);
 
 export function createApp(deps: Dependencies) {
@@ -71,7 +75,7 @@ export function createApp(deps: Dependencies) {
   function handleError(error: unknown, c: Context<AppEnv>): Response {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
-      (c.var.logger ?? deps.logger).error({ err: error, requestId: c.var.requestId }, 'request failed');
+      c.env.logger.error({ err: error }, 'request failed');
     }
     return renderError(c, apiError);
   }
@@ -82,17 +86,8 @@ export function createApp(deps: Dependencies) {
   }
 
   const allowedOrigins = new Set(deps.config.corsOrigins);
-  app.use(
-    '*',
-    edge({
-      deps,
-      allowedOrigins,
-      skipBodyLimit: (path) => STREAMED_UPLOAD_PATHS.has(path),
-      headersFor: (path) => (path.startsWith(AI_PREFIX) ? AI_RESPONSE_HEADERS : undefined),
-      preflight: (c) => answerPreflight(c, { allowedOrigins, routes }),
-      onError: handleError,
-    }),
-  );
+  app.options('*', (c) => answerPreflight(c, { allowedOrigins, routes }));
+  app.on(BODY_METHODS, ['*'], bodyLimiter({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) }));
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
@@ -143,6 +138,12 @@ export function createApp(deps: Dependencies) {
 
   app.onError(handleError);
 
+  app.fetch = withEdge(app.fetch as Dispatch, {
+    deps,
+    allowedOrigins,
+    headersFor: (path) => (path.startsWith(AI_PREFIX) ? AI_RESPONSE_HEADERS : undefined),
+    routes,
+  }) as typeof app.fetch;
   return app;
 }
 

@@ -30,7 +30,7 @@ function slowRoutes() {
           await new Promise<void>((resolve) => writer.signal.addEventListener('abort', () => resolve()));
           await writer.send('bye', { reason: 'shutdown' });
         },
-        { shutdownSignal: c.var.deps.shutdownSignal },
+        { shutdownSignal: c.env.deps.shutdownSignal },
       ),
     );
 }

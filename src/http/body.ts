@@ -1,26 +1,27 @@
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './env.ts';
 import { ApiError } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * Refuses bodies over `maxBytes` with 413 while reading: a declared Content-Length is checked before
  * any byte is read (Node's HTTP parser never reads past it, so the header is enough), a chunked body
- * is counted as it arrives. Returns a step to run in place of `next()`.
+ * is counted as it arrives. Paths for which `skip` is true read their own bodies with their own limits.
+ * Registered for the methods that carry bodies only: GET and friends stay a route's direct call.
  */
-export function bodyLimiter(maxBytes: number = LIMITS.jsonBodyBytes) {
+export function bodyLimiter(
+  options: { maxBytes?: number; skip?: (path: string) => boolean } = {},
+): MiddlewareHandler<AppEnv> {
+  const { maxBytes = LIMITS.jsonBodyBytes, skip = () => false } = options;
   const chunked = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
       throw tooLarge(maxBytes);
     },
   });
-  return function limitBody(c: Context<AppEnv>, next: Next): Promise<unknown> {
-    // GET and friends carry no body; asking `c.req.raw` for one would build a full Request object.
-    if (BODYLESS.has(c.req.method)) return next();
+  return function limitBody(c, next) {
+    if (skip(c.req.path)) return next();
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
       if (Number(declared) > maxBytes) throw tooLarge(maxBytes);

@@ -1,72 +1,127 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getPath } from 'hono/utils/url';
+import type { Logger } from 'pino';
 import type { Dependencies } from '../dependencies.ts';
-import { bodyLimiter } from './body.ts';
 import { addCorsHeaders } from './cors.ts';
 import { type EdgeHeaders, EdgeServerResponse } from './edge-response.ts';
-import type { AppEnv } from './env.ts';
+import type { RequestEnv } from './env.ts';
 import { resolveRequestId } from './request-id.ts';
 import { logRequest } from './request-log.ts';
+import type { RouteTable } from './route-table.ts';
+
+/** Hono's entry point: `app.fetch` (and `app.request`, which calls it). */
+export type Dispatch = (
+  request: Request,
+  env?: unknown,
+  executionCtx?: undefined,
+) => Response | Promise<Response>;
 
 export interface EdgeOptions {
   deps: Dependencies;
   /** Origins whose cross-origin requests are answered with CORS headers. */
   allowedOrigins: ReadonlySet<string>;
-  /** Paths that read their own (multipart or beacon) bodies with their own limits. */
-  skipBodyLimit: (path: string) => boolean;
   /** Headers some paths carry on every response of theirs (the AI routes' `Cache-Control: no-store`). */
   headersFor: (path: string) => Readonly<Record<string, string>> | undefined;
-  /** Answers a CORS preflight (OPTIONS); throws ApiError for unknown paths and refused methods. */
-  preflight: (c: Context<AppEnv>) => Response;
-  /** Renders an error thrown here (413, a refused preflight) the way the app's error handler does. */
-  onError: (error: unknown, c: Context<AppEnv>) => Response | Promise<Response>;
+  /** The app's routes, for the matched route pattern of the log line and the metrics. */
+  routes: () => RouteTable;
 }
 
 /**
- * Everything every request goes through, in one middleware: its id (the caller's `X-Request-Id` when
- * sane), the dependencies and a logger carrying the id on the context, `nosniff`, the CORS headers
- * (and preflight answers), the body limit, and afterwards the one log line and the metrics. One
- * middleware instead of seven: each Hono middleware hop costs about as much as the work it does.
+ * What every request goes through, wrapped around Hono's dispatch rather than registered as a Hono
+ * middleware: its id (the caller's `X-Request-Id` when sane), the request environment handlers read
+ * (`c.env.deps`, `c.env.requestId`, `c.env.logger`), the response headers every response carries
+ * (`X-Request-Id`, `nosniff`, CORS, per-path headers) and afterwards the one log line and the metrics.
+ * Outside Hono because a single middleware on every route costs a third of a small request's CPU:
+ * it turns Hono's direct call of a route's one handler into its composed middleware chain (promises,
+ * context checks), and context variables are re-copied into an object on every `c.var` read.
+ * The CORS preflight and the body limit stay Hono handlers (`app.ts`): they need the routing.
  *
- * The edge's response headers go on every response, whatever built it (`c.json`, a plain `Response`
- * with plain-object headers — the cheapest for the server to write —, an error handler, a stream):
- * on the real server through the server's response class (`EdgeServerResponse`), in-process
- * (`app.request()`, no Node response) onto the finished response, with the same merge rules.
+ * The edge's headers go on every response, whatever built it (`c.json`, a plain `Response` with
+ * plain-object headers, an error handler, a stream): on the real server through the server's
+ * response class (`EdgeServerResponse`), in-process (`app.request()`, no Node response) onto the
+ * finished response, with the same merge rules.
  */
-export function edge(options: EdgeOptions): MiddlewareHandler<AppEnv> {
-  const { deps, allowedOrigins, skipBodyLimit, headersFor, preflight, onError } = options;
-  const limitBody = bodyLimiter();
-  return async function edgeMiddleware(c, next) {
+export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
+  const { deps, allowedOrigins, headersFor, routes } = options;
+  return function edgeFetch(request, env) {
     const startedAt = performance.now();
-    const requestId = resolveRequestId(c.req.header('x-request-id'));
-    const logger = deps.logger.child({ requestId });
-    c.set('requestId', requestId);
-    c.set('deps', deps);
-    c.set('logger', logger);
-    const path = c.req.path;
+    const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+    const incoming = node?.incoming;
+    const requestHeaders = incoming?.headers;
+    const requestId = resolveRequestId(
+      requestHeaders
+        ? single(requestHeaders['x-request-id'])
+        : (request.headers.get('x-request-id') ?? undefined),
+    );
+    const path = getPath(request);
     const headers: EdgeHeaders = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' };
-    addCorsHeaders(headers, c.req.header('origin'), allowedOrigins);
+    addCorsHeaders(
+      headers,
+      requestHeaders ? requestHeaders.origin : (request.headers.get('origin') ?? undefined),
+      allowedOrigins,
+    );
     const pathHeaders = headersFor(path);
     if (pathHeaders !== undefined) Object.assign(headers, pathHeaders);
-    const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    const outgoing = node?.outgoing;
     const onServer = outgoing instanceof EdgeServerResponse;
     if (onServer) outgoing.edgeHeaders = headers;
-    try {
-      if (c.req.method === 'OPTIONS') c.res = preflight(c);
-      else if (skipBodyLimit(path)) await next();
-      else await limitBody(c, next);
-    } catch (error) {
-      // Errors from the handlers were already rendered by Hono; these are the edge's own.
-      c.res = await onError(error, c);
-    }
-    if (!onServer) addHeaders(c, headers);
-    logRequest(c, logger, deps.metrics, startedAt);
+
+    const finish = (response: Response): Response => {
+      const answered = onServer ? response : withHeaders(response, headers);
+      const route = routes().routeOf(request.method, path);
+      logRequest(deps, { requestId, method: request.method, route, status: answered.status, startedAt });
+      return answered;
+    };
+    const result = dispatch(request, new RequestScope(deps, requestId, incoming, outgoing));
+    return result instanceof Promise ? result.then(finish) : finish(result);
   };
 }
 
-/** The in-process path of the edge's headers: a handler's own header wins; `Vary` is combined. */
-function addHeaders(c: Context<AppEnv>, headers: EdgeHeaders): void {
-  for (const name in headers) {
-    if (name === 'vary') c.header(name, headers[name], { append: true });
-    else if (!c.res.headers.has(name)) c.header(name, headers[name]);
+/** The request environment: the request's child logger is made only when a handler logs. */
+class RequestScope implements RequestEnv {
+  readonly deps: Dependencies;
+  readonly requestId: string;
+  readonly incoming: IncomingMessage | undefined;
+  readonly outgoing: ServerResponse | undefined;
+  #logger: Logger | undefined;
+
+  constructor(
+    deps: Dependencies,
+    requestId: string,
+    incoming: IncomingMessage | undefined,
+    outgoing: ServerResponse | undefined,
+  ) {
+    this.deps = deps;
+    this.requestId = requestId;
+    this.incoming = incoming;
+    this.outgoing = outgoing;
   }
+
+  get logger(): Logger {
+    this.#logger ??= this.deps.logger.child({ requestId: this.requestId });
+    return this.#logger;
+  }
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The in-process path of the edge's headers: a handler's own header wins; `Vary` is combined. */
+function withHeaders(response: Response, headers: EdgeHeaders): Response {
+  let target = response;
+  for (const name in headers) {
+    const value = headers[name]!;
+    if (name !== 'vary' && target.headers.has(name)) continue;
+    try {
+      if (name === 'vary') target.headers.append(name, value);
+      else target.headers.set(name, value);
+    } catch {
+      // A response with immutable headers (one returned by fetch()): copy it once, then set.
+      target = new Response(target.body, target);
+      if (name === 'vary') target.headers.append(name, value);
+      else target.headers.set(name, value);
+    }
+  }
+  return target;
 }

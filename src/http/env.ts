@@ -1,11 +1,22 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Dependencies } from '../dependencies.ts';
 
-/** The typed Hono environment every sub-app shares: handlers read dependencies from `c.var`. */
+/**
+ * What every handler reads from `c.env`: the dependencies and the request's id and logger, put there
+ * by the edge (`http/edge.ts`) before Hono sees the request; on the real server also Node's request
+ * and response (the adapter's own bindings, used for the socket address and streamed bodies).
+ */
+export interface RequestEnv {
+  readonly deps: Dependencies;
+  readonly requestId: string;
+  /** A child of the service logger carrying `requestId`, made on first use. */
+  readonly logger: Logger;
+  readonly incoming?: IncomingMessage;
+  readonly outgoing?: ServerResponse;
+}
+
+/** The typed Hono environment every sub-app shares. */
 export interface AppEnv {
-  Variables: {
-    requestId: string;
-    deps: Dependencies;
-    logger: Logger;
-  };
+  Bindings: RequestEnv;
 }

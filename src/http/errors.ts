@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './env.ts';
 
 /** The backend error codes of contract.md and their HTTP statuses (exhaustive). */
 export const ERROR_STATUS = {
@@ -53,9 +54,9 @@ export function errorEnvelope(code: ErrorCode, message: string, requestId: strin
   return { success: false, error: { code, message, requestId } };
 }
 
-export function sendError(c: Context, error: ApiError): Response {
+export function sendError(c: Context<AppEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  const body = errorEnvelope(error.code, error.message, c.get('requestId') ?? '');
+  const body = errorEnvelope(error.code, error.message, c.env.requestId);
   if (error.details) Object.assign(body.error, error.details);
   return c.json(body, error.status);
 }

@@ -97,6 +97,16 @@ describe('request id', () => {
       durationMs: expect.any(Number),
     });
   });
+
+  it('logs the matched route pattern, and no route for unknown paths and wrong methods', async () => {
+    await get('/api/leads/no-such-lead', { headers: { 'X-Request-Id': 'route-param' } });
+    await get('/nowhere', { headers: { 'X-Request-Id': 'route-none' } });
+    await get('/health', { method: 'DELETE', headers: { 'X-Request-Id': 'route-405' } });
+    const lineOf = (id: string) => ctx.logs.lines.find((l) => l.requestId === id && l.msg === 'request');
+    expect(lineOf('route-param')).toMatchObject({ route: '/api/leads/:id', status: 404 });
+    expect(lineOf('route-none')).toMatchObject({ route: null, status: 404 });
+    expect(lineOf('route-405')).toMatchObject({ route: null, status: 405 });
+  });
 });
 
 describe('CORS', () => {

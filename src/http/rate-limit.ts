@@ -23,11 +23,11 @@ export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
   }
   const limitOf = typeof rule.limit === 'number' ? () => rule.limit as number : rule.limit;
   return async function rateLimitMiddleware(c, next) {
-    const { config } = c.var.deps;
+    const { config } = c.env.deps;
     const limit = limitOf(config);
     const { ip } = clientOrigin(c, config.trustProxy);
     if (ip && limit > 0) {
-      const result = await c.var.deps.rateLimiter.hit(`${rule.name}:${ip}`, limit, rule.windowMs);
+      const result = await c.env.deps.rateLimiter.hit(`${rule.name}:${ip}`, limit, rule.windowMs);
       if (!result.allowed) {
         throw new ApiError('RATE_LIMITED', 'Too many requests; please wait before trying again.', {
           headers: { 'Retry-After': String(result.retryAfterSeconds) },

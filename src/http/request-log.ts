@@ -1,21 +1,26 @@
-import type { Context } from 'hono';
-import { routePath } from 'hono/route';
-import type { Logger } from 'pino';
-import type { Metrics } from './metrics.ts';
+import type { Dependencies } from '../dependencies.ts';
+
+export interface RequestRecord {
+  requestId: string;
+  method: string;
+  /** The matched route pattern, or null when no route answered (404, 405, preflights). */
+  route: string | null;
+  status: number;
+  /** `performance.now()` when the request reached the edge. */
+  startedAt: number;
+}
 
 /**
- * The one line per request (id via the request's child logger, method, matched route, status,
- * duration; never the client IP) and the same figures into the Prometheus metrics.
+ * The one line per request (request id, method, matched route, status, duration; never the client
+ * IP) and the same figures into the Prometheus metrics.
  */
-export function logRequest(c: Context, logger: Logger, metrics: Metrics, startedAt: number): void {
-  const matched = routePath(c, -1);
-  const route = matched === '/*' || matched === '*' ? null : matched;
-  const elapsedMs = performance.now() - startedAt;
-  const status = c.res.status;
-  logger.info(
-    { method: c.req.method, route, status, durationMs: Math.round(elapsedMs * 100) / 100 },
+export function logRequest(deps: Pick<Dependencies, 'logger' | 'metrics'>, request: RequestRecord): void {
+  const { requestId, method, route, status } = request;
+  const elapsedMs = performance.now() - request.startedAt;
+  deps.logger.info(
+    { requestId, method, route, status, durationMs: Math.round(elapsedMs * 100) / 100 },
     'request',
   );
   // Unmatched paths share one label so scanners cannot blow up the metric's cardinality.
-  metrics.observeRequest(c.req.method, route ?? 'unmatched', status, elapsedMs / 1000);
+  deps.metrics.observeRequest(method, route ?? 'unmatched', status, elapsedMs / 1000);
 }

@@ -1,10 +1,13 @@
 /**
- * Which methods each known path answers, built once from the app's registered routes. It lets the
- * 404 handler tell "no such path" from "wrong method" (405 with `Allow`) and lets CORS preflights
- * answer with the path's real methods.
+ * What the app's registered routes answer, built once from them: which methods each known path
+ * answers (so the 404 handler can tell "no such path" from "wrong method", 405 with `Allow`, and CORS
+ * preflights answer with the path's real methods), and which route pattern a request matched (the
+ * `route` of the log line and the metrics label).
  */
 export class RouteTable {
-  readonly #entries: { pattern: RegExp; methods: Set<string> }[] = [];
+  readonly #entries: { pattern: RegExp; exact: RegExp; path: string; methods: Set<string> }[] = [];
+  /** Parameterless paths, looked up directly: `GET /health` → `/health`. */
+  readonly #staticRoutes = new Map<string, string>();
 
   constructor(routes: readonly { method: string; path: string }[]) {
     const byPath = new Map<string, Set<string>>();
@@ -14,7 +17,17 @@ export class RouteTable {
       methods.add(route.method.toUpperCase());
       byPath.set(route.path, methods);
     }
-    for (const [path, methods] of byPath) this.#entries.push({ pattern: compile(path), methods });
+    for (const [path, methods] of byPath) {
+      const source = patternSource(path);
+      this.#entries.push({
+        pattern: new RegExp(`^${source}/?$`),
+        exact: new RegExp(`^${source}$`),
+        path,
+        methods,
+      });
+      if (!path.includes(':'))
+        for (const method of methods) this.#staticRoutes.set(`${method} ${path}`, path);
+    }
   }
 
   /**
@@ -30,10 +43,24 @@ export class RouteTable {
     const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
     return [...[...methods].sort((a, b) => order.indexOf(a) - order.indexOf(b)), 'OPTIONS'];
   }
+
+  /**
+   * The pattern of the route that answers `method` on `path` (`/api/leads/:id`), or null when none
+   * does (404, 405, preflights). HEAD is answered by the GET route.
+   */
+  routeOf(method: string, path: string): string | null {
+    const routeMethod = method === 'HEAD' ? 'GET' : method;
+    const known = this.#staticRoutes.get(`${routeMethod} ${path}`);
+    if (known !== undefined) return known;
+    for (const entry of this.#entries) {
+      if (entry.methods.has(routeMethod) && entry.exact.test(path)) return entry.path;
+    }
+    return null;
+  }
 }
 
-function compile(path: string): RegExp {
-  const source = path
+function patternSource(path: string): string {
+  return path
     .split('/')
     .map((segment) => {
       const param = /^:\w+(\{(.+)\})?(\?)?$/.exec(segment);
@@ -41,5 +68,4 @@ function compile(path: string): RegExp {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return new RegExp(`^${source}/?$`);
 }

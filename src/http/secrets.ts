@@ -21,7 +21,7 @@ export function requireHeaderSecret(
   pickSecret: (config: Config) => string | undefined,
 ): MiddlewareHandler<AppEnv> {
   return async function headerSecretMiddleware(c, next) {
-    if (!secretMatches(c.req.header(headerName), pickSecret(c.var.deps.config))) {
+    if (!secretMatches(c.req.header(headerName), pickSecret(c.env.deps.config))) {
       throw new ApiError('UNAUTHORIZED', `A valid ${headerName} header is required.`);
     }
     await next();

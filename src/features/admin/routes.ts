@@ -214,7 +214,7 @@ export function adminRoutes() {
       c.body(shell.body, 200, { 'Content-Type': shell.contentType, 'Cache-Control': 'no-cache' }),
     )
     .openapi(summaryRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const [leads, counts] = await Promise.all([leadCounts(deps.db), outboxCounts(deps.db)]);
       return c.json(
         {
@@ -232,7 +232,7 @@ export function adminRoutes() {
     .openapi(leadsRoute, async (c) => {
       const q = c.req.valid('query');
       const to = q.to ? (q.to.dateOnly ? q.to.ms + 86_400_000 : q.to.ms + 1) : undefined;
-      const { leads, total } = await queryLeads(c.var.deps.db, {
+      const { leads, total } = await queryLeads(c.env.deps.db, {
         statuses: q.status,
         classifications: q.classification,
         from: q.from?.ms,
@@ -259,7 +259,7 @@ export function adminRoutes() {
     })
     .openapi(leadRoute, async (c) => {
       const { id } = c.req.valid('param');
-      const db = c.var.deps.db;
+      const db = c.env.deps.db;
       const [lead, extras] = await Promise.all([getLead(db, id), leadExtras(db, id)]);
       if (!lead || !extras) throw new ApiError('NOT_FOUND', 'No lead has this id.');
       const mail = await listOutbox(db, { keyPrefix: `${id}:`, limit: ADMIN_LIMITS.leadEmails });
@@ -299,7 +299,7 @@ export function adminRoutes() {
     })
     .openapi(outboxRoute, async (c) => {
       const q = c.req.valid('query');
-      const db = c.var.deps.db;
+      const db = c.env.deps.db;
       const [page, counts] = await Promise.all([
         listOutbox(db, { page: q.page, limit: q.limit, status: q.status }),
         outboxCounts(db),
@@ -307,7 +307,7 @@ export function adminRoutes() {
       return c.json(
         {
           success: true as const,
-          transport: c.var.deps.mail.kind,
+          transport: c.env.deps.mail.kind,
           counts,
           messages: page.messages.map((m) => messageView(m, false)),
           total: page.total,
@@ -319,31 +319,31 @@ export function adminRoutes() {
       );
     })
     .openapi(queuesRoute, async (c) =>
-      c.json({ success: true as const, queues: await queuesOverview(c.var.deps) }, 200),
+      c.json({ success: true as const, queues: await queuesOverview(c.env.deps) }, 200),
     )
     .openapi(retryAllRoute, async (c) => {
       const { name } = c.req.valid('param');
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       if (!isKnownQueue(deps.worker, name))
         throw new ApiError('NOT_FOUND', `There is no queue named ${name}.`);
       const retried = await deps.jobs.retryDead(name);
       if (retried > 0) deps.worker.poke();
-      c.var.logger.info({ queue: name, retried }, 'admin retried dead jobs');
+      c.env.logger.info({ queue: name, retried }, 'admin retried dead jobs');
       return c.json({ success: true as const, retried }, 200);
     })
     .openapi(retryOneRoute, async (c) => {
       const { name, id } = c.req.valid('param');
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       if (!isKnownQueue(deps.worker, name))
         throw new ApiError('NOT_FOUND', `There is no queue named ${name}.`);
       const retried = await deps.jobs.retryDead(name, id);
       if (retried === 0)
         throw new ApiError('NOT_FOUND', 'No dead job with this id in this queue (already retried?).');
       deps.worker.poke();
-      c.var.logger.info({ queue: name, jobId: id }, 'admin retried a dead job');
+      c.env.logger.info({ queue: name, jobId: id }, 'admin retried a dead job');
       return c.json({ success: true as const, retried }, 200);
     })
     .openapi(analyticsRoute, async (c) => {
-      return c.json(await analyticsStats(c.var.deps.db, c.req.valid('query')), 200);
+      return c.json(await analyticsStats(c.env.deps.db, c.req.valid('query')), 200);
     });
 }

@@ -136,8 +136,8 @@ const searchRoute = createRoute({
 });
 
 function aiContext(c: Context<AppEnv>): AiContext {
-  const deps = c.var.deps;
-  return { llm: deps.llm, search: deps.search, wizardUrl: deps.config.wizardUrl, logger: c.var.logger };
+  const deps = c.env.deps;
+  return { llm: deps.llm, search: deps.search, wizardUrl: deps.config.wizardUrl, logger: c.env.logger };
 }
 
 /** A failed model call is a 502 `ai_request_failed`; the cause is logged, never sent. */
@@ -146,7 +146,7 @@ async function callingModel<T>(c: Context<AppEnv>, fn: () => Promise<T>): Promis
     return await fn();
   } catch (error) {
     if (error instanceof LlmError) {
-      c.var.logger.warn({ err: error, cause: String(error.cause ?? '') }, 'AI inference failed');
+      c.env.logger.warn({ err: error, cause: String(error.cause ?? '') }, 'AI inference failed');
       throw new ApiError(
         'EXTERNAL_SERVICE_ERROR',
         'The AI service could not answer; please try again later.',
@@ -176,6 +176,6 @@ export function aiRoutes() {
     .openapi(searchRoute, async (c) => {
       const query = (c.req.valid('query').q ?? '').trim().slice(0, AI_LIMITS.queryMax).trim();
       if (query === '') throw new ApiError('VALIDATION_ERROR', 'q is required and must not be empty.');
-      return c.json(await searchTest(query, c.var.deps.search), 200);
+      return c.json(await searchTest(query, c.env.deps.search), 200);
     });
 }

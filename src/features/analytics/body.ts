@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import type { AppEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 
 function tooLarge(maxBytes: number): ApiError {
@@ -15,11 +15,11 @@ function tooLarge(maxBytes: number): ApiError {
  * this route is excluded from the app-wide body limit, whose Web-stream wrapping costs more than the
  * rest of the request on this hot path. In-process (`app.request`) it reads the Request.
  */
-export async function readCappedBody(c: Context, maxBytes: number): Promise<Uint8Array> {
+export async function readCappedBody(c: Context<AppEnv>, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming || typeof incoming.on !== 'function') {
+  const incoming = c.env.incoming;
+  if (!incoming) {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
     return bytes;

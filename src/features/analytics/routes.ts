@@ -79,7 +79,7 @@ export function analyticsRoutes() {
   // content types), not by the JSON validator that createRoute would install.
   router.openAPIRegistry.registerPath(trackRoute);
   router.post(trackRoute.path, async (c) => {
-    const { deps } = c.var;
+    const { deps } = c.env;
     const origin = clientOrigin(c, deps.config.trustProxy);
     const retryAfter = deps.analytics.limiter?.take(origin.ip ?? 'unknown');
     if (retryAfter) {
@@ -116,12 +116,12 @@ export function analyticsRoutes() {
   return router
     .openapi(statsRoute, async (c) => {
       const query = c.req.valid('query');
-      const range = await resolveRange(c.var.deps.db, query.from, query.to, Date.now());
-      return c.json(await readAnalyticsStats(c.var.deps.db, range, query.limit), 200);
+      const range = await resolveRange(c.env.deps.db, query.from, query.to, Date.now());
+      return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit), 200);
     })
     .openapi(eventsRoute, async (c) => {
       const { page, limit } = c.req.valid('query');
-      const { rows, total } = await listEvents(c.var.deps.db, page, limit);
+      const { rows, total } = await listEvents(c.env.deps.db, page, limit);
       return c.json(
         {
           success: true as const,

@@ -18,7 +18,7 @@ const requireChatKey = requireHeaderSecret('X-Chat-Api-Key', (config) => config.
  * barrier on its own, and every question may cost a model call.
  */
 const limitQuestions: MiddlewareHandler<AppEnv> = async function limitQuestions(c, next) {
-  const perMinute = c.var.deps.config.chatRateLimitPerMinute;
+  const perMinute = c.env.deps.config.chatRateLimitPerMinute;
   if (perMinute === 0) return next();
   return rateLimit({ name: 'chat', limit: perMinute, windowMs: 60_000 })(c, next);
 };
@@ -97,9 +97,9 @@ export function chatRoutes() {
   });
   return router
     .openapi(streamRoute, (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const body = c.req.valid('json');
-      const ctx: ChatContext = { db: deps.db, salesAgent: deps.salesAgent, logger: c.var.logger };
+      const ctx: ChatContext = { db: deps.db, salesAgent: deps.salesAgent, logger: c.env.logger };
       const question = {
         sessionId: body.sessionId,
         query: body.query,
@@ -111,16 +111,16 @@ export function chatRoutes() {
         (writer) => answerQuestion(ctx, question, (e) => writer.send(e.event, e.data), writer.signal),
         {
           shutdownSignal: deps.shutdownSignal,
-          onError: (error) => c.var.logger.error({ err: error }, 'chat stream failed'),
+          onError: (error) => c.env.logger.error({ err: error }, 'chat stream failed'),
         },
       );
     })
     .openapi(historyRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { sessionId } = c.req.valid('param');
       const { limit } = c.req.valid('query');
       const history = await readHistory(
-        { db: deps.db, salesAgent: deps.salesAgent, logger: c.var.logger },
+        { db: deps.db, salesAgent: deps.salesAgent, logger: c.env.logger },
         { sessionId, limit, clientIp: clientOrigin(c, deps.config.trustProxy).ip, signal: c.req.raw.signal },
       );
       return c.json(history, 200);

@@ -48,7 +48,7 @@ const toResponse = (r: ContactRow) => ({
 export function contactRoutes() {
   return createRouter()
     .openapi(submitRoute, async (c) => {
-      const { deps } = c.var;
+      const { deps } = c.env;
       const body = c.req.valid('json');
       const ip = clientOrigin(c, deps.config.trustProxy).ip ?? 'unknown';
       const limit = await deps.rateLimiter.hit(`contact:${ip}`, L.perIp.limit, L.perIp.windowMs);
@@ -68,7 +68,7 @@ export function contactRoutes() {
       const all = query.all === 'true';
       const limit = all ? L.list.allCap : query.limit;
       const page = all ? 1 : query.page;
-      const { rows, total } = await listContacts(c.var.deps.db, (page - 1) * limit, limit);
+      const { rows, total } = await listContacts(c.env.deps.db, (page - 1) * limit, limit);
       return c.json(
         {
           success: true as const,

@@ -46,7 +46,7 @@ const healthRoute = createRoute({
 export function diagnosticsRoutes() {
   return createRouter()
     .openapi(analyzeRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { url, strategy } = c.req.valid('json');
       const result = await requestDiagnostic(
         {
@@ -65,7 +65,7 @@ export function diagnosticsRoutes() {
       return c.json({ success: true as const, url: result.url, analyzedAt, cached, ...report }, 200);
     })
     .openapi(healthRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const status = await diagnosticsQueue(deps.jobs).status();
       return c.json(
         {

@@ -38,7 +38,7 @@ const submitRateLimit = rateLimit({
  */
 function quotaIp(c: Context<AppEnv>, trusted: boolean): string | null {
   if (trusted) return normalizeIp(c.req.header(END_USER_IP_HEADER));
-  return clientOrigin(c, c.var.deps.config.trustProxy).ip;
+  return clientOrigin(c, c.env.deps.config.trustProxy).ip;
 }
 
 export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
@@ -142,23 +142,23 @@ const getRoute = createRoute({
 export function leadRoutes() {
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const trusted = secretMatches(c.req.header('x-chat-api-key'), deps.config.secrets.chat);
       const ip = quotaIp(c, trusted);
       const result = await submitLead(
-        { ...deps, logger: c.var.logger },
+        { ...deps, logger: c.env.logger },
         { body: c.req.valid('json'), trusted, clientIp: ip },
       );
-      c.var.logger.info(
+      c.env.logger.info(
         { leadId: result.lead.id, status: result.lead.status, duplicate: result.duplicate, trusted },
         'lead submitted',
       );
       if (trusted && !result.duplicate && result.lead.prototypeKind && result.lead.status === 'new') {
         // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome.
-        const made = await createPrototypeForChat(deps, result.lead.id, c.var.logger);
+        const made = await createPrototypeForChat(deps, result.lead.id, c.env.logger);
         if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
         for (const [name, value] of Object.entries(made.headers)) c.header(name, value);
-        const error = { code: made.code, message: made.message, requestId: c.var.requestId };
+        const error = { code: made.code, message: made.message, requestId: c.env.requestId };
         return c.json(
           { ...result.response, success: false, prototype: made.prototype, error },
           made.httpStatus,
@@ -167,7 +167,7 @@ export function leadRoutes() {
       return c.json(result.response, 200);
     })
     .openapi(lookupRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { email } = c.req.valid('query');
       const lead = await findLeadByEmail(deps.db, email);
       if (!lead) return c.json({ exists: false }, 200);
@@ -186,7 +186,7 @@ export function leadRoutes() {
     })
     .openapi(listRoute, async (c) => {
       const query = c.req.valid('query');
-      const page = await listLeads(c.var.deps.db, {
+      const page = await listLeads(c.env.deps.db, {
         page: query.page,
         limit: query.limit,
         all: query.all === 'true',
@@ -204,7 +204,7 @@ export function leadRoutes() {
       );
     })
     .openapi(getRoute, async (c) => {
-      const lead = await getLead(c.var.deps.db, c.req.valid('param').id);
+      const lead = await getLead(c.env.deps.db, c.req.valid('param').id);
       if (!lead) throw new ApiError('NOT_FOUND', 'No lead has this id.');
       return c.json({ success: true as const, lead: toLeadView(lead) }, 200);
     });

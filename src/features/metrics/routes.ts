@@ -20,7 +20,7 @@ const metricsRoute = createRoute({
 
 export function metricsRoutes() {
   return createRouter().openapi(metricsRoute, async (c) => {
-    const { config, metrics } = c.var.deps;
+    const { config, metrics } = c.env.deps;
     const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
     const allowed =
       secretMatches(bearer, config.secrets.metrics) ||

@@ -110,7 +110,7 @@ export function postsRoutes() {
     c: Context<AppEnv>,
     request: Omit<ProxyRequest, 'query'>,
   ): Promise<JsonPassThrough> => {
-    const deps = c.var.deps;
+    const deps = c.env.deps;
     const result = await proxyGet(
       {
         wordpress: deps.wordpress,
@@ -118,7 +118,7 @@ export function postsRoutes() {
         counters: countersOf(deps),
         memo,
         ttlSeconds: deps.config.postsCacheTtlSeconds,
-        logger: c.var.logger,
+        logger: c.env.logger,
       },
       { ...request, query: new URL(c.req.url).searchParams },
     );
@@ -134,7 +134,7 @@ export function postsRoutes() {
 
   return createRouter()
     .openapi(statusRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       await countersOf(deps).flush();
       const [stats, counts] = await Promise.all([
         deps.cache.stats(POSTS_CACHE_PREFIX),
@@ -161,14 +161,14 @@ export function postsRoutes() {
     })
     .openapi(purgeRoute, async (c) => {
       memo.clear();
-      const purged = await c.var.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
-      c.var.logger.info({ purged }, 'posts cache purged');
+      const purged = await c.env.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
+      c.env.logger.info({ purged }, 'posts cache purged');
       return c.json({ success: true as const, purged }, 200);
     })
     .openapi(clearRoute, async (c) => {
       memo.clear();
-      const purged = await c.var.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
-      c.var.logger.info({ purged }, 'posts cache purged');
+      const purged = await c.env.deps.cache.purgePrefix(POSTS_CACHE_PREFIX);
+      c.env.logger.info({ purged }, 'posts cache purged');
       return c.json({ success: true as const, purged }, 200);
     })
     .openapi(listRoute, (c) => serve(c, { resource: '/posts', allowed: ROUTE_PARAMS.list }))

@@ -203,9 +203,9 @@ export function prototypeRoutes() {
 
   return router
     .openapi(triggerRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.var.logger);
+      const ctx = prototypeContext(deps, c.env.logger);
       const hits = await deps.rateLimiter.hit(`prototype-trigger:${id}`, TRIGGERS_PER_HOUR, 3_600_000);
       if (!hits.allowed) {
         throw new ApiError('RATE_LIMITED', 'Too many generation requests for this lead; please wait.', {
@@ -228,7 +228,7 @@ export function prototypeRoutes() {
     })
     .openapi(generateRoute, async (c) => {
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(c.var.deps, c.var.logger);
+      const ctx = prototypeContext(c.env.deps, c.env.logger);
       const outcome = await mapped(() => generateNow(ctx, id, 'generate'));
       if (outcome.status !== 'completed') {
         throw new ApiError(
@@ -257,9 +257,9 @@ export function prototypeRoutes() {
       );
     })
     .openapi(streamRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.var.logger);
+      const ctx = prototypeContext(deps, c.env.logger);
       const lead = await mapped(() => eligibleLead(ctx, id));
       const lastEventId = parseLastEventId(c.req.header('Last-Event-ID') ?? c.req.valid('query').lastEventId);
       return sseResponse(
@@ -287,9 +287,9 @@ export function prototypeRoutes() {
       ) as never;
     })
     .openapi(previewRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.var.logger);
+      const ctx = prototypeContext(deps, c.env.logger);
       const lead = await ctx.leads.get(id);
       const lang = c.req.valid('query').lang;
       const language = lang ? normalizeLanguage(lang) : (lead?.language ?? 'en');
@@ -336,7 +336,7 @@ export function prototypeRoutes() {
       );
     })
     .openapi(documentRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const { id } = c.req.valid('param');
       const result = await latestResult(deps.db, id);
       if (!result) throw new ApiError('NOT_FOUND', 'This lead has no completed prototype yet.');

@@ -42,7 +42,7 @@ const healthRoute = createRoute({
 export function seoRoutes() {
   return createRouter()
     .openapi(analyzeRoute, async (c) => {
-      const deps = c.var.deps;
+      const deps = c.env.deps;
       const analysis = await analyzeSeo(
         { safeFetch: deps.safeFetch, cache: deps.cache },
         c.req.valid('json').url,

@@ -66,18 +66,18 @@ export function supportRoutes() {
   const router = createRouter();
 
   router.openapi(sendRoute, async (c) => {
-    const deps = c.var.deps;
+    const deps = c.env.deps;
     const { ip } = clientOrigin(c, deps.config.trustProxy);
-    const result = await sendSupportMessage({ ...deps, logger: c.var.logger }, c.req.valid('json'), ip);
+    const result = await sendSupportMessage({ ...deps, logger: c.env.logger }, c.req.valid('json'), ip);
     return c.json(result.response, 200);
   });
 
   router.openAPIRegistry.registerPath(ticketDoc);
   router.post(TICKETS_PATH, rateLimit({ name: 'support-tickets', ...TICKET_RATE }), async (c) => {
-    const deps = c.var.deps;
+    const deps = c.env.deps;
     const { ip } = clientOrigin(c, deps.config.trustProxy);
     const upload = await readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs });
-    const { ticketId } = await createTicket({ ...deps, logger: c.var.logger }, upload, ip);
+    const { ticketId } = await createTicket({ ...deps, logger: c.env.logger }, upload, ip);
     return c.json({ success: true as const, ticketId }, 200);
   });
 
