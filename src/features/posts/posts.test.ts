@@ -71,6 +71,33 @@ describe('posts proxy not configured', () => {
   });
 });
 
+describe('posts routes in the API description', () => {
+  it('documents every proxy route with the query parameters it passes through', async () => {
+    const ctx = await createTestApp();
+    try {
+      const doc = (await (await ctx.app.request('/openapi.json')).json()) as {
+        paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+      };
+      const queryOf = (path: string) =>
+        (doc.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      expect(queryOf('/api/posts')).toEqual(expect.arrayContaining(['page', 'per_page', '_embed', 'cache']));
+      expect(queryOf('/api/posts/search')).toContain('search');
+      for (const path of ['/api/posts/tags', '/api/posts/categories', '/api/posts/author']) {
+        expect(doc.paths[path]?.get, path).toBeDefined();
+      }
+      for (const path of ['/api/posts/{id}', '/api/posts/author/{id}']) {
+        const params = doc.paths[path]?.get?.parameters ?? [];
+        expect(
+          params.some((p) => p.in === 'path' && p.name === 'id'),
+          path,
+        ).toBe(true);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('posts proxy with WordPress down', () => {
   it('answers 502 when WordPress is unreachable', async () => {
     const down = await createTestApp({ env: { WORDPRESS_API_URL: 'http://127.0.0.1:9/wp-json/wp/v2' } });

@@ -44,7 +44,7 @@ export interface ProxyRequest {
   /** The raw query of the incoming request. */
   query: URLSearchParams;
   /** The parameters this route passes through. */
-  allowed: readonly string[];
+  allowed: ReadonlySet<string>;
   /** Parameters this route requires (e.g. `search`). */
   required?: readonly string[];
   /** The message of the 404 when WordPress has no such item (single-item routes). */
@@ -57,7 +57,7 @@ export interface ProxyRequest {
  * A name may carry WordPress's array suffix `[]` (`categories[]=1&categories[]=2`).
  */
 export function upstreamParams(request: ProxyRequest): { params: URLSearchParams; bypass: boolean } {
-  const allowed = new Set<string>(request.allowed);
+  const allowed = request.allowed;
   const unknown = new Set<string>();
   const params: [string, string][] = [];
   let bypass = false;
