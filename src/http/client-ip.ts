@@ -10,8 +10,18 @@ export interface ClientOrigin {
   country: string | null;
 }
 
+/** A dotted-quad IPv4 address exactly as ipaddr.js would print it (no leading zeros, no spaces). */
+const PRINTED_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const IPV4_MAPPED_PREFIX = '::ffff:';
+
+/** The address in ipaddr.js's printed form (IPv4-mapped IPv6 as IPv4), or null when it is not one. */
 export function normalizeIp(value: string | undefined | null): string | null {
   if (!value) return null;
+  // The common cases (a socket's own address, a proxy's header) without a full parse.
+  if (PRINTED_IPV4.test(value)) return value;
+  if (value.startsWith(IPV4_MAPPED_PREFIX) && PRINTED_IPV4.test(value.slice(IPV4_MAPPED_PREFIX.length))) {
+    return value.slice(IPV4_MAPPED_PREFIX.length);
+  }
   const trimmed = value.trim();
   if (!ipaddr.isValid(trimmed)) return null;
   const parsed = ipaddr.parse(trimmed);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { RateLimiter } from '../../db/rate-limiter.ts';
@@ -82,10 +82,7 @@ export class AnalyticsRecorder {
       });
     }
     const salt = await this.#salt.salt;
-    return createHash('sha256')
-      .update(`${salt}\u0000${ip ?? ''}\u0000${userAgent}`)
-      .digest('base64url')
-      .slice(0, 22);
+    return hash('sha256', `${salt}\u0000${ip ?? ''}\u0000${userAgent}`, 'base64url').slice(0, 22);
   }
 
   /** Waits until everything recorded so far is committed (used at shutdown and by tests). */

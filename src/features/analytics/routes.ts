@@ -1,9 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
-import { isbot } from 'isbot';
+import type { Config } from '../../config.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { readCappedBody } from './body.ts';
+import { isBotAgent } from './bots.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { RecorderBusyError } from './recorder.ts';
 import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody } from './schemas.ts';
@@ -90,8 +91,7 @@ export function analyticsRoutes() {
     const body = await readCappedBody(c, L.trackBodyBytes);
     const input = await parseTrackBody(c.req.header('content-type'), body);
     const userAgent = c.req.header('user-agent') ?? '';
-    // No browser sends an empty user agent; treat it as a script.
-    if (userAgent === '' || isbot(userAgent)) {
+    if (isBotAgent(userAgent)) {
       deps.analytics.countBot();
       return c.json({ success: true as const }, 202);
     }
@@ -144,8 +144,15 @@ export function analyticsRoutes() {
 }
 
 /** The site's own hosts: a referrer from them is internal navigation, not a source. */
-function siteHosts(config: { siteOrigin: string; wwwSiteOrigin: string | null }): string[] {
-  const hosts = [new URL(config.siteOrigin).hostname];
-  if (config.wwwSiteOrigin) hosts.push(new URL(config.wwwSiteOrigin).hostname);
+const siteHostsOf = new WeakMap<Config, string[]>();
+
+/** The site's own host names (a referrer from them is internal traffic), worked out once per config. */
+function siteHosts(config: Config): string[] {
+  let hosts = siteHostsOf.get(config);
+  if (hosts === undefined) {
+    hosts = [new URL(config.siteOrigin).hostname];
+    if (config.wwwSiteOrigin) hosts.push(new URL(config.wwwSiteOrigin).hostname);
+    siteHostsOf.set(config, hosts);
+  }
   return hosts;
 }

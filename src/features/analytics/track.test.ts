@@ -1,9 +1,20 @@
 import fc from 'fast-check';
+import { isbot } from 'isbot';
 import { describe, expect, it } from 'vitest';
+import { normalizeIp } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
+import { isBotAgent } from './bots.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { propertiesProblem } from './schemas.ts';
-import { pagePath, parseTrackBody, referrerParts, validateTrack, validateTrackWithSchema } from './track.ts';
+import {
+  buildEventRow,
+  pagePath,
+  parseTrackBody,
+  referrerParts,
+  utcDay,
+  validateTrack,
+  validateTrackWithSchema,
+} from './track.ts';
 
 const verdict = (fn: () => unknown) => {
   try {
@@ -94,5 +105,78 @@ describe('track body rules', () => {
       code: 'VALIDATION_ERROR',
       message: expect.stringMatching(/nested/),
     });
+  });
+});
+
+describe('the per-event shortcuts agree with the full computation', () => {
+  it('utcDay: the remembered day ends exactly at UTC midnight', () => {
+    const midnight = Date.UTC(2026, 10, 21);
+    const instants = [
+      midnight - 1,
+      midnight,
+      midnight + 1,
+      midnight + 86_399_999,
+      midnight + 86_400_000,
+      midnight - 1,
+    ];
+    for (const ms of instants) expect(utcDay(ms)).toBe(new Date(ms).toISOString().slice(0, 10));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => {
+        expect(utcDay(ms)).toBe(new Date(ms).toISOString().slice(0, 10));
+      }),
+    );
+  });
+
+  it("isBotAgent: isbot's verdict, remembered or not; an empty user agent is a bot", () => {
+    const agents = [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+      'Googlebot/2.1 (+http://www.google.com/bot.html)',
+      'curl/8.5.0',
+      `Mozilla/5.0 ${'x'.repeat(600)}`,
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const agent of agents) expect(isBotAgent(agent), agent.slice(0, 40)).toBe(isbot(agent));
+    }
+    expect(isBotAgent('')).toBe(true);
+    for (let i = 0; i < 2500; i++) expect(isBotAgent(`Agent/${i}`)).toBe(isbot(`Agent/${i}`));
+  });
+
+  it('normalizeIp: the dotted-quad shortcut prints what the full parse prints', () => {
+    fc.assert(
+      fc.property(fc.ipV4(), fc.boolean(), (ip, mapped) => {
+        expect(normalizeIp(mapped ? `::ffff:${ip}` : ip)).toBe(ip);
+      }),
+    );
+    for (const [given, expected] of [
+      ['010.0.0.1', '8.0.0.1'],
+      [' 1.2.3.4 ', '1.2.3.4'],
+      ['::FFFF:1.2.3.4', '1.2.3.4'],
+      ['1.2.3.256', null],
+      ['2001:db8::1', '2001:db8::1'],
+      ['', null],
+    ] as const) {
+      expect(normalizeIp(given), given).toBe(expected);
+    }
+  });
+
+  it('event ids are time-ordered UUIDs', () => {
+    const row = (now: number) =>
+      buildEventRow(
+        {
+          type: 'page_view',
+          page: '/a',
+          url: undefined,
+          referrer: null,
+          title: null,
+          properties: null,
+          sessionId: null,
+        },
+        { now, country: null, visitorHash: 'h', siteHosts: ['agency.example'] },
+      );
+    const ids = Array.from({ length: 50 }, (_, i) => row(Date.UTC(2026, 10, 21) + i).id);
+    expect(
+      ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+    ).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
   });
 });
