@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../http/errors.ts';
 import { describeZodError } from '../../http/openapi.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
@@ -201,6 +201,19 @@ export interface TrackContext {
   siteHosts: string[];
 }
 
+/**
+ * A UUIDv7 (RFC 9562): the 48-bit millisecond timestamp, the version, then the random bits of a
+ * `randomUUID()` (whose variant bits are already v7's). Time-ordered ids put new rows at the end of
+ * the primary-key index instead of anywhere in it: random ids cost ~15 % more CPU per tracked event
+ * on SQLite as the table grew (measured). Not the `uuid` package's v7: it draws its 16 random bytes
+ * from the system on every call, a tenth of a tracked event's CPU; Node's `randomUUID` draws them
+ * from a buffer.
+ */
+export function uuidv7(now: number): string {
+  const time = now.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The last day `utcDay` formatted: every event of a day asks for the same one. */
 let lastDay = { start: 0, end: 0, day: '' };
@@ -217,9 +230,7 @@ export function buildEventRow(input: TrackInput, ctx: TrackContext): AnalyticsEv
   const pageValue = (input.page ?? input.url)!;
   const ref = referrerParts(input.referrer, pageValue, ctx.siteHosts);
   return {
-    // Time-ordered (UUIDv7): new rows go at the end of the primary-key index instead of anywhere in
-    // it (random ids cost ~15 % more CPU per tracked event on SQLite as the table grew, measured).
-    id: uuidv7(),
+    id: uuidv7(ctx.now),
     type: input.type,
     page: pagePath(pageValue),
     referrer: ref.referrer,
