@@ -14,17 +14,19 @@ import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely
 function adaptDatabase(db: DatabaseSync): SqliteDatabase {
   // Prepared statements are reused by SQL text (Kysely prepares on every execution): preparing
   // costs more than running a small statement. Least recently used ones are finalised past the cap.
-  const cache = new Map<string, StatementSync>();
-  const prepareCached = (sql: string): StatementSync => {
-    let stmt = cache.get(sql);
-    if (stmt) {
+  // Whether it returns rows is kept with it (`columns()` builds a description of every column).
+  const cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  const prepareCached = (sql: string): { stmt: StatementSync; reader: boolean } => {
+    let prepared = cache.get(sql);
+    if (prepared) {
       cache.delete(sql);
     } else {
-      stmt = db.prepare(sql);
+      const stmt = db.prepare(sql);
+      prepared = { stmt, reader: stmt.columns().length > 0 };
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
-    cache.set(sql, stmt);
-    return stmt;
+    cache.set(sql, prepared);
+    return prepared;
   };
   return {
     close: () => {
@@ -32,10 +34,10 @@ function adaptDatabase(db: DatabaseSync): SqliteDatabase {
       db.close();
     },
     prepare(sql: string): SqliteStatement {
-      const stmt = prepareCached(sql);
+      const { stmt, reader } = prepareCached(sql);
       const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
       return {
-        reader: stmt.columns().length > 0,
+        reader,
         all: (parameters) => stmt.all(...params(parameters)),
         run: (parameters) => stmt.run(...params(parameters)),
         iterate: (parameters) => stmt.iterate(...params(parameters)) as IterableIterator<unknown>,

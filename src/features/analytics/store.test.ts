@@ -3,7 +3,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
 import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import { type AnalyticsEventRow, daySalt, writeBatch } from './store.ts';
+import { type AnalyticsEventRow, daySalt, listEvents, writeBatch } from './store.ts';
 
 const engines = await testEngines();
 
@@ -34,6 +34,32 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     return database.handle.db;
   }
   afterEach(() => database?.dispose());
+
+  it('stores every column of every event of a batch as given', async () => {
+    const db = await fresh();
+    const full = event('2026-03-03', {
+      type: 'signup',
+      page: '/pricing',
+      referrer: 'https://news.example/a',
+      referrer_host: 'news.example',
+      title: 'Pricing — «plans»',
+      properties: '{"plan":"pro"}',
+      session_id: 's-1',
+      country: 'CO',
+      visitor_hash: 'hash-1',
+    });
+    const batch = [
+      full,
+      ...Array.from({ length: 7 }, (_, i) =>
+        event('2026-03-03', { page: `/p${i}`, created_at: full.created_at + i + 1 }),
+      ),
+    ];
+    await writeBatch(db, batch, 0);
+    const { rows } = await listEvents(db, 1, 50);
+    expect(rows).toHaveLength(batch.length);
+    const stored = rows.find((r) => r.id === full.id);
+    expect({ ...stored, created_at: Number(stored?.created_at) }).toEqual(full);
+  });
 
   it('rollups match the events across days, and the range selects days inclusively', async () => {
     const db = await fresh();
