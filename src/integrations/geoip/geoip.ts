@@ -38,10 +38,14 @@ export class MmdbGeoIp implements GeoIp {
   }
 
   country(ip: string): string | null {
-    if (!ipaddr.isValid(ip)) return null;
     // process() turns an IPv4-mapped IPv6 address into IPv4. Registry data also covers private and
     // reserved ranges (as the registrant's country): only a public unicast address locates a visitor.
-    const address = ipaddr.process(ip);
+    let address: ipaddr.IPv4 | ipaddr.IPv6;
+    try {
+      address = ipaddr.process(ip);
+    } catch {
+      return null;
+    }
     if (address.range() !== 'unicast') return null;
     let record: CountryRecord | null;
     try {
