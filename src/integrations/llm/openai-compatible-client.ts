@@ -105,6 +105,9 @@ export class OpenAiCompatibleClient implements LlmClient {
           controller.abort(new AttemptTimeout()),
         );
       } catch (error) {
+        // A failed attempt's request is cancelled if still open. A finished one has nothing left to
+        // cancel (aborting it anyway built an AbortError with its stack trace on every call).
+        controller.abort();
         if (request.signal?.aborted) throw new LlmError('The model call was cancelled.', { cause: error });
         if (options.responseFormat && refusesJsonMode(error)) {
           this.#jsonModeRefused = true;
@@ -113,8 +116,6 @@ export class OpenAiCompatibleClient implements LlmClient {
         }
         if (tries >= 2 || !isRetryable(error)) throw toLlmError(error);
         await new Promise((resolve) => setTimeout(resolve, this.#retryDelayMs));
-      } finally {
-        controller.abort();
       }
     }
   }
