@@ -66,4 +66,15 @@ describe('withEdge in-process', () => {
     });
     expect(observed.at(-1)?.slice(0, 3)).toEqual(['GET', '/items/:id', 204]);
   });
+
+  it('logs a 500 line when the app itself rejects, and passes the rejection on', async () => {
+    const fetch = edgeOf(() => Promise.reject(new Error('error handler failed')));
+    await expect(
+      fetch(new Request('http://x/items/9', { headers: { 'X-Request-Id': 'rejected' } })),
+    ).rejects.toThrow('error handler failed');
+    expect(lines.find((l) => l.msg === 'request' && l.requestId === 'rejected')).toMatchObject({
+      route: '/items/:id',
+      status: 500,
+    });
+  });
 });

@@ -66,14 +66,27 @@ export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
     const onServer = outgoing instanceof EdgeServerResponse;
     if (onServer) outgoing.edgeHeaders = headers;
 
+    const log = (status: number) =>
+      logRequest(deps, {
+        requestId,
+        method: request.method,
+        route: routes().routeOf(request.method, path),
+        status,
+        startedAt,
+      });
     const finish = (response: Response): Response => {
       const answered = onServer ? response : withHeaders(response, headers);
-      const route = routes().routeOf(request.method, path);
-      logRequest(deps, { requestId, method: request.method, route, status: answered.status, startedAt });
+      log(answered.status);
       return answered;
     };
+    // Hono renders handler errors itself; a rejection here means its error handler failed too, and
+    // the server adapter answers 500: logged as such.
+    const failed = (error: unknown): never => {
+      log(500);
+      throw error;
+    };
     const result = dispatch(request, new RequestScope(deps, requestId, incoming, outgoing));
-    return result instanceof Promise ? result.then(finish) : finish(result);
+    return result instanceof Promise ? result.then(finish, failed) : finish(result);
   };
 }
 
