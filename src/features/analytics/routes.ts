@@ -143,10 +143,9 @@ export function analyticsRoutes() {
     });
 }
 
-/** The site's own hosts: a referrer from them is internal navigation, not a source. */
 const siteHostsOf = new WeakMap<Config, string[]>();
 
-/** The site's own host names (a referrer from them is internal traffic), worked out once per config. */
+/** The site's own host names (a referrer from them is internal navigation, not a source), once per config. */
 function siteHosts(config: Config): string[] {
   let hosts = siteHostsOf.get(config);
   if (hosts === undefined) {
