@@ -64,6 +64,15 @@ interface SoakRoute {
   accepted?(body: string): void;
 }
 
+/** autocannon's `setupRequest` for a route: its n-th request, from a fresh client address. */
+function buildsOf(route: SoakRoute) {
+  let n = 0;
+  return <T extends object>(request: T) => {
+    const built = route.build(n++);
+    return { ...request, ...built, headers: { ...built.headers, 'x-forwarded-for': freshAddress() } };
+  };
+}
+
 let addressCounter = 0;
 /** A fresh client address per request (10.0.0.1, 10.0.0.2, …). */
 function freshAddress(): string {
@@ -191,7 +200,6 @@ interface RouteResult {
 
 /** One autocannon instance for a route at a fixed rate; counts every unexpected answer as an error. */
 async function drive(url: string, route: SoakRoute, rate: number, seconds: number): Promise<RouteResult> {
-  let n = 0;
   let unexpected = 0;
   const problems: string[] = [];
   const note = (problem: string) => {
@@ -210,14 +218,7 @@ async function drive(url: string, route: SoakRoute, rate: number, seconds: numbe
     timeout: 10,
     requests: [
       {
-        setupRequest: (request) => {
-          const built = route.build(n++);
-          return {
-            ...request,
-            ...built,
-            headers: { ...built.headers, 'x-forwarded-for': freshAddress() },
-          };
-        },
+        setupRequest: buildsOf(route),
         onResponse: (status, body, _context, headers) => {
           const text = String(body ?? '');
           if (status >= 200 && status < 300) {
@@ -467,23 +468,11 @@ async function calibrate(engines: Engine[], wordpress: Started, rate: number): P
       const rows = [['route', 'saturation req/s', 'soak rate', 'share of saturation']];
       let used = 0;
       for (const route of SOAK_ROUTES) {
-        let n = 0;
         const result = await autocannon({
           url: app.url,
           connections: 10,
           duration: 5,
-          requests: [
-            {
-              setupRequest: (request) => {
-                const built = route.build(n++);
-                return {
-                  ...request,
-                  ...built,
-                  headers: { ...built.headers, 'x-forwarded-for': freshAddress() },
-                };
-              },
-            },
-          ],
+          requests: [{ setupRequest: buildsOf(route) }],
         });
         const target = rate * route.share;
         used += target / result.requests.average;

@@ -3,39 +3,19 @@
  * labelled sets in eval/: recommend-plan path accuracy and refine per-field accuracy (a `null` label
  * must be answered `null`). By default the built-in offline engine; `--model` uses AI_BASE_URL.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { recommendPlan, refineMessage } from '../src/features/ai/service.ts';
 import { OpenAiCompatibleClient } from '../src/integrations/llm/openai-compatible-client.ts';
 import type { SearchIndex } from '../src/search/search-index.ts';
-
-interface Case {
-  id: string;
-  locale: string;
-  tags: string[];
-  message: string;
-  path: string;
-  fields: Record<string, string | null>;
-}
+import { AI_EVAL_SETS, readEvalSet } from './sets.ts';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const useModel = args.includes('--model');
 const files = args.filter((a) => !a.startsWith('--'));
-const sets =
-  files.length > 0
-    ? files
-    : [
-        'ai-cases.json',
-        'ai-holdout.json',
-        'ai-holdout-2.json',
-        'ai-holdout-3.json',
-        'ai-holdout-4.json',
-        'ai-holdout-5.json',
-        'ai-holdout-6.json',
-      ];
+const sets = files.length > 0 ? files : AI_EVAL_SETS;
 
 if (useModel && existsSync('.env')) process.loadEnvFile('.env');
 const config = useModel ? loadConfig(process.env) : null;
@@ -51,8 +31,7 @@ const pct = (n: number, d: number) => `${((100 * n) / Math.max(d, 1)).toFixed(1)
 let failedBar = false;
 
 for (const file of sets) {
-  const path = existsSync(file) ? file : join(import.meta.dirname, file);
-  const cases = (JSON.parse(readFileSync(path, 'utf8')) as { cases: Case[] }).cases;
+  const cases = readEvalSet(file);
   let pathOk = 0;
   const fieldOk: Record<string, number> = {};
   let fieldTotal = 0;

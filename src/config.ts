@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -291,6 +292,23 @@ function deriveWwwOrigin(siteOrigin: string): string | null {
     return null;
   url.hostname = `www.${host}`;
   return url.origin;
+}
+
+/**
+ * The configuration of a command (the server, the ingest CLI): `.env` read if present, then the
+ * environment parsed; a bad value ends the process with one line naming the variable and exit code 1.
+ */
+export function loadConfigOrExit(): Config {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
 }
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */

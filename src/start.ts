@@ -1,22 +1,10 @@
 /** Configuration → dependencies → serve → graceful shutdown on SIGTERM/SIGINT (entered through main.ts). */
-import { existsSync } from 'node:fs';
-import { ConfigError, describeServices, loadConfig, secretValues } from './config.ts';
+import { describeServices, loadConfigOrExit, secretValues } from './config.ts';
 import { createDependencies } from './dependencies.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './server.ts';
 
-if (existsSync('.env')) process.loadEnvFile('.env');
-
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const logger = createLogger(config.logLevel, undefined, secretValues(config));
 const deps = await createDependencies(config, logger);

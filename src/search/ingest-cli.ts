@@ -3,9 +3,8 @@
  * configured database (DATABASE_URL, `.env` read too). Idempotent: a document ingested again
  * replaces its chunks, an unchanged one is skipped. Nothing else ever fills the index.
  */
-import { existsSync } from 'node:fs';
 import cliProgress from 'cli-progress';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfigOrExit } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { type IngestProgress, ingest } from './ingest.ts';
@@ -17,17 +16,7 @@ if (!target || target === '--help' || target === '-h') {
   process.exit(target ? 0 : 2);
 }
 
-if (existsSync('.env')) process.loadEnvFile('.env');
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const bar = new cliProgress.SingleBar(
   {

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { AI_EVAL_SETS, readEvalSet } from '../../../../eval/sets.ts';
 import { AI_LIMITS } from '../../../features/ai/limits.ts';
 import { RecommendResponseSchema, RefineResponseSchema } from '../../../features/ai/schemas.ts';
 import { recommendPlan, refineMessage } from '../../../features/ai/service.ts';
@@ -11,24 +10,7 @@ import { type Cue, possibleCues, startsOf } from './lexicon.ts';
 import { fold, fragments } from './text.ts';
 import { wordHits } from './words.ts';
 
-interface Case {
-  id: string;
-  locale: string;
-  message: string;
-  path: string;
-  fields: Record<string, string | null>;
-}
-
-const EVAL = join(import.meta.dirname, '../../../../eval');
-const cases = [
-  'ai-cases.json',
-  'ai-holdout.json',
-  'ai-holdout-2.json',
-  'ai-holdout-3.json',
-  'ai-holdout-4.json',
-  'ai-holdout-5.json',
-  'ai-holdout-6.json',
-].flatMap((file) => (JSON.parse(readFileSync(join(EVAL, file), 'utf8')) as { cases: Case[] }).cases);
+const cases = AI_EVAL_SETS.flatMap(readEvalSet);
 const ctx = {
   llm: null,
   search: { search: async () => [] },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { STYLES } from '../../../wizard.ts';
 import type { ProgressUpdate, PrototypeBrief } from '../types.ts';
 import { BuiltinPrototypeGenerator, renderBuiltinPrototype } from './builtin-generator.ts';
-import { STYLE_IDS, themeFor } from './themes.ts';
+import { themeFor } from './themes.ts';
 
 const brief = (overrides: Partial<PrototypeBrief> = {}): PrototypeBrief => ({
   leadId: 'lead-1',
@@ -86,8 +87,8 @@ describe('built-in prototype generator', () => {
     expect(renderBuiltinPrototype(brief({ industry: 'something odd' }))).toContain(
       'Everything your customers need',
     );
-    const colours = new Set(STYLE_IDS.map((s) => themeFor(s).colors.primary + themeFor(s).headingFont));
-    expect(colours.size).toBe(STYLE_IDS.length);
+    const colours = new Set(STYLES.map((s) => themeFor(s).colors.primary + themeFor(s).headingFont));
+    expect(colours.size).toBe(STYLES.length);
     expect(themeFor('professional-corporate').id).toBe('professionalCorporate');
     expect(themeFor('nonsense').id).toBe('modernMinimalist');
     const elegant = renderBuiltinPrototype(brief({ style: 'elegantSophisticated' }));

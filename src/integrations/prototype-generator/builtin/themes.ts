@@ -1,18 +1,11 @@
+import { STYLES, type Style } from '../../../wizard.ts';
+
 /**
  * One visual theme per wizard `style`: palette, typography, shapes and a few flourishes. System font
  * stacks only: the prototype loads nothing from the network (it is shown sandboxed, maybe offline).
  */
-export const STYLE_IDS = [
-  'modernMinimalist',
-  'boldColorful',
-  'elegantSophisticated',
-  'funCreative',
-  'professionalCorporate',
-] as const;
-export type StyleId = (typeof STYLE_IDS)[number];
-
 export interface Theme {
-  id: StyleId;
+  id: Style;
   bodyFont: string;
   headingFont: string;
   headingWeight: number;
@@ -52,7 +45,7 @@ export interface Theme {
 const SYSTEM_SANS =
   "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', sans-serif";
 
-const THEMES: Record<StyleId, Theme> = {
+const THEMES: Record<Style, Theme> = {
   modernMinimalist: {
     id: 'modernMinimalist',
     bodyFont: `Inter, ${SYSTEM_SANS}`,
@@ -228,7 +221,7 @@ const THEMES: Record<StyleId, Theme> = {
 /** Maps a wizard style value (any case or separator) to a theme; unknown styles get the minimalist one. */
 export function themeFor(style: string | null | undefined): Theme {
   const key = (style ?? '').toLowerCase().replace(/[^a-z]/g, '');
-  const found = STYLE_IDS.find((id) => id.toLowerCase() === key);
+  const found = STYLES.find((id) => id.toLowerCase() === key);
   if (found) return THEMES[found];
   if (/bold|colou?r|vibrant|vivid/.test(key)) return THEMES.boldColorful;
   if (/elegan|luxur|sophistic|classic/.test(key)) return THEMES.elegantSophisticated;
