@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { getPath } from 'hono/utils/url';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
@@ -20,9 +21,10 @@ import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { bodyLimiter } from './http/body.ts';
 import { answerPreflight } from './http/cors.ts';
 import { type Dispatch, withEdge } from './http/edge.ts';
-import type { AppEnv } from './http/env.ts';
+import type { AppEnv, RequestEnv } from './http/env.ts';
 import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
 import { RouteTable } from './http/route-table.ts';
+import { StaticPathMemoRouter } from './http/router.ts';
 
 /**
  * Route prefixes that answer errors in an envelope of their own (the AI routes keep ai-api.md's
@@ -51,7 +53,11 @@ const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track', TICKETS_PATH]);
 
 export function createApp(deps: Dependencies) {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<AppEnv>({
+    router: new StaticPathMemoRouter(),
+    // The edge has worked the path out already (`env` is its request scope).
+    getPath: (request, options) => (options?.env as RequestEnv | undefined)?.path ?? getPath(request),
+  });
   const errorStyles: ErrorStyle[] = [];
   let routeTable: RouteTable | null = null;
   const routes = () => {

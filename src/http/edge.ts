@@ -6,7 +6,7 @@ import { addCorsHeaders } from './cors.ts';
 import { type EdgeHeaders, EdgeServerResponse } from './edge-response.ts';
 import type { RequestEnv } from './env.ts';
 import { resolveRequestId } from './request-id.ts';
-import { logRequest } from './request-log.ts';
+import { requestLogger } from './request-log.ts';
 import type { RouteTable } from './route-table.ts';
 
 /** Hono's entry point: `app.fetch` (and `app.request`, which calls it). */
@@ -43,6 +43,7 @@ export interface EdgeOptions {
  */
 export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
   const { deps, allowedOrigins, headersFor, routes } = options;
+  const logRequest = requestLogger(deps);
   return function edgeFetch(request, env) {
     const startedAt = performance.now();
     const node = env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
@@ -67,7 +68,7 @@ export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
     if (onServer) outgoing.edgeHeaders = headers;
 
     const log = (status: number) =>
-      logRequest(deps, {
+      logRequest({
         requestId,
         method: request.method,
         route: routes().routeOf(request.method, path),
@@ -85,7 +86,7 @@ export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
       log(500);
       throw error;
     };
-    const result = dispatch(request, new RequestScope(deps, requestId, incoming, outgoing));
+    const result = dispatch(request, new RequestScope(deps, requestId, path, incoming, outgoing));
     return result instanceof Promise ? result.then(finish, failed) : finish(result);
   };
 }
@@ -94,6 +95,7 @@ export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
 class RequestScope implements RequestEnv {
   readonly deps: Dependencies;
   readonly requestId: string;
+  readonly path: string;
   readonly incoming: IncomingMessage | undefined;
   readonly outgoing: ServerResponse | undefined;
   #logger: Logger | undefined;
@@ -101,11 +103,13 @@ class RequestScope implements RequestEnv {
   constructor(
     deps: Dependencies,
     requestId: string,
+    path: string,
     incoming: IncomingMessage | undefined,
     outgoing: ServerResponse | undefined,
   ) {
     this.deps = deps;
     this.requestId = requestId;
+    this.path = path;
     this.incoming = incoming;
     this.outgoing = outgoing;
   }

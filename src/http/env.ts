@@ -10,6 +10,8 @@ import type { Dependencies } from '../dependencies.ts';
 export interface RequestEnv {
   readonly deps: Dependencies;
   readonly requestId: string;
+  /** The request's path, worked out once by the edge (Hono's router reads it too, see app.ts). */
+  readonly path: string;
   /** A child of the service logger carrying `requestId`, made on first use. */
   readonly logger: Logger;
   readonly incoming?: IncomingMessage;

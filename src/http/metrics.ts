@@ -14,7 +14,7 @@ export class Metrics {
    * the labels on every call, which cost more than the rest of the metrics work per request.
    * Bounded: routes are matched patterns (or "unmatched") and Node's parser accepts only known methods.
    */
-  readonly #requests = new Map<string, RequestSeries>();
+  readonly #requests = new RequestSeriesTable();
 
   constructor(options: { jobs: JobQueue; queueNames: () => string[] }) {
     collectDefaultMetrics({ register: this.registry });
@@ -55,19 +55,7 @@ export class Metrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${route} ${status}`;
-    let series = this.#requests.get(key);
-    if (series === undefined) {
-      series = {
-        method,
-        route,
-        status: String(status),
-        count: 0,
-        sum: 0,
-        buckets: DURATION_BUCKETS.map(() => 0),
-      };
-      this.#requests.set(key, series);
-    }
+    const series = this.#requests.get(method, route, status);
     series.count++;
     series.sum += seconds;
     const bucket = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
@@ -94,6 +82,52 @@ interface RequestSeries {
 }
 
 /**
+ * The request series, found by route, method and status without building a key string per request
+ * (a fresh string is hashed on every lookup; the route and method strings are the route table's and
+ * the parser's own, hashed once).
+ */
+class RequestSeriesTable {
+  readonly #byRoute = new Map<string, Map<string, Map<number, RequestSeries>>>();
+  readonly #all: RequestSeries[] = [];
+
+  get(method: string, route: string, status: number): RequestSeries {
+    let byMethod = this.#byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#byRoute.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let series = byStatus.get(status);
+    if (series === undefined) {
+      series = {
+        method,
+        route,
+        status: String(status),
+        count: 0,
+        sum: 0,
+        buckets: DURATION_BUCKETS.map(() => 0),
+      };
+      byStatus.set(status, series);
+      this.#all.push(series);
+    }
+    return series;
+  }
+
+  values(): readonly RequestSeries[] {
+    return this.#all;
+  }
+
+  clear(): void {
+    this.#byRoute.clear();
+    this.#all.length = 0;
+  }
+}
+
+/**
  * `http_request_duration_seconds` by method and matched route, read from the request series at
  * scrape time in the shape prom-client's registry formats (`get()`, as its own Histogram returns).
  */
@@ -102,9 +136,9 @@ class RequestDurationHistogram {
   readonly help = 'HTTP request latency by method and matched route';
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  readonly #series: Map<string, RequestSeries>;
+  readonly #series: RequestSeriesTable;
 
-  constructor(series: Map<string, RequestSeries>) {
+  constructor(series: RequestSeriesTable) {
     this.#series = series;
   }
 

@@ -6,8 +6,8 @@
  */
 export class RouteTable {
   readonly #entries: { pattern: RegExp; exact: RegExp; path: string; methods: Set<string> }[] = [];
-  /** Parameterless paths, looked up directly: `GET /health` → `/health`. */
-  readonly #staticRoutes = new Map<string, string>();
+  /** Parameterless paths, looked up directly (the stored pattern string is returned, not the caller's). */
+  readonly #staticRoutes = new Map<string, { path: string; methods: Set<string> }>();
 
   constructor(routes: readonly { method: string; path: string }[]) {
     const byPath = new Map<string, Set<string>>();
@@ -25,8 +25,7 @@ export class RouteTable {
         path,
         methods,
       });
-      if (!path.includes(':'))
-        for (const method of methods) this.#staticRoutes.set(`${method} ${path}`, path);
+      if (!path.includes(':')) this.#staticRoutes.set(path, { path, methods });
     }
   }
 
@@ -50,8 +49,8 @@ export class RouteTable {
    */
   routeOf(method: string, path: string): string | null {
     const routeMethod = method === 'HEAD' ? 'GET' : method;
-    const known = this.#staticRoutes.get(`${routeMethod} ${path}`);
-    if (known !== undefined) return known;
+    const known = this.#staticRoutes.get(path);
+    if (known?.methods.has(routeMethod)) return known.path;
     for (const entry of this.#entries) {
       if (entry.methods.has(routeMethod) && entry.exact.test(path)) return entry.path;
     }
