@@ -11,7 +11,8 @@ export interface ClientOrigin {
 }
 
 /** A dotted-quad IPv4 address exactly as ipaddr.js would print it (no leading zeros, no spaces). */
-const PRINTED_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+export const PRINTED_IPV4 =
+  /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const IPV4_MAPPED_PREFIX = '::ffff:';
 
 /** The address in ipaddr.js's printed form (IPv4-mapped IPv6 as IPv4), or null when it is not one. */

@@ -106,6 +106,30 @@ describe('track body rules', () => {
       message: expect.stringMatching(/nested/),
     });
   });
+
+  it('counts nesting, not brackets: many shallow containers pass, brackets inside strings do not count', async () => {
+    const shallow = { type: 'x', page: '/', a: [[1], [2], [3], [4], [5], [6], [7], [8], [9], [10]] };
+    await expect(
+      parseTrackBody('application/json', new TextEncoder().encode(JSON.stringify(shallow))),
+    ).resolves.toMatchObject({ type: 'x' });
+    const text = JSON.stringify({ type: 'x', page: '/', title: '{'.repeat(500) });
+    await expect(parseTrackBody('text/plain', new TextEncoder().encode(text))).resolves.toMatchObject({
+      title: '{'.repeat(500),
+    });
+  });
+
+  it('reads the text as TextDecoder does: a leading BOM dropped, invalid bytes as U+FFFD', async () => {
+    const json = new TextEncoder().encode('{"type":"x","page":"/","title":"caf\u00e9 \u2713"}');
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...json]);
+    await expect(parseTrackBody('text/plain;charset=UTF-8', withBom)).resolves.toMatchObject({
+      title: 'café ✓',
+    });
+    const invalid = new TextEncoder().encode('{"type":"x","page":"/","title":"a?b"}');
+    invalid[invalid.indexOf(63)] = 0xff; // the "?" becomes a lone invalid byte
+    const expected = (JSON.parse(new TextDecoder().decode(invalid)) as { title: string }).title;
+    await expect(parseTrackBody('', invalid)).resolves.toMatchObject({ title: expected });
+    expect(expected).toBe('a\ufffdb');
+  });
 });
 
 describe('the per-event shortcuts agree with the full computation', () => {

@@ -19,6 +19,16 @@ function depthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
+/** At most `max` objects and arrays in the text: then nothing in it can nest deeper than that. */
+function fewContainers(text: string, max: number): boolean {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code === 123 || code === 91) && ++count > max) return false; // { [
+  }
+  return true;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -51,10 +61,12 @@ export async function parseTrackBody(
   if (bytes.byteLength > L.trackBodyBytes) {
     throw new ApiError('PAYLOAD_TOO_LARGE', `A track body is limited to ${L.trackBodyBytes} bytes.`);
   }
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const semicolon = contentType?.indexOf(';') ?? -1;
+  const type = (semicolon >= 0 ? contentType!.slice(0, semicolon) : (contentType ?? '')).trim().toLowerCase();
   let raw: unknown;
+  let text: string | null = null;
   if (type === '' || type === 'text/plain' || /^application\/([\w.+-]+\+)?json$/.test(type)) {
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    text = utf8Text(bytes);
     if (text.trim() === '') throw new ApiError('VALIDATION_ERROR', 'The request body is empty.');
     raw = parseJson(text);
   } else if (type === 'application/x-www-form-urlencoded') {
@@ -78,13 +90,19 @@ export async function parseTrackBody(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ApiError('VALIDATION_ERROR', 'The request body must be a JSON object.');
   }
-  if (depthExceeds(raw, MAX_BODY_DEPTH)) {
+  if (!(text !== null && fewContainers(text, MAX_BODY_DEPTH)) && depthExceeds(raw, MAX_BODY_DEPTH)) {
     throw new ApiError(
       'VALIDATION_ERROR',
       `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
     );
   }
   return validateTrack(raw as Record<string, unknown>);
+}
+
+/** UTF-8 as TextDecoder reads it (invalid sequences → U+FFFD, a leading BOM dropped), without building one. */
+function utf8Text(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function invalid(message: string): never {
@@ -152,23 +170,30 @@ export function validateTrackWithSchema(body: unknown): TrackInput {
   return parsed.data;
 }
 
-/** The path of a page given as a path or a URL; query and fragment dropped. */
-export function pagePath(value: string): string {
+/**
+ * A page given as a URL or a path: its path (query and fragment dropped) and, when it is an absolute
+ * URL, its host. Parsed once per event: each URL parse is a visible part of a tracked event's CPU.
+ */
+function parsePage(value: string): { path: string; host: string | null } {
+  let url: URL;
+  let host: string | null = null;
   try {
-    const url = new URL(value, 'http://relative.invalid/');
-    const path = url.pathname || '/';
-    return path.length > L.pageLength ? path.slice(0, L.pageLength) : path;
+    url = new URL(value);
+    host = url.hostname.toLowerCase() || null;
   } catch {
-    return value.split(/[?#]/)[0] || '/';
+    try {
+      url = new URL(value, 'http://relative.invalid/');
+    } catch {
+      return { path: value.split(/[?#]/)[0] || '/', host: null };
+    }
   }
+  const path = url.pathname || '/';
+  return { path: path.length > L.pageLength ? path.slice(0, L.pageLength) : path, host };
 }
 
-function hostOf(value: string): string | null {
-  try {
-    return new URL(value).hostname.toLowerCase() || null;
-  } catch {
-    return null;
-  }
+/** The path of a page given as a path or a URL; query and fragment dropped. */
+export function pagePath(value: string): string {
+  return parsePage(value).path;
 }
 
 const bareHost = (host: string) => host.replace(/^www\./, '');
@@ -177,6 +202,14 @@ const bareHost = (host: string) => host.replace(/^www\./, '');
 export function referrerParts(
   referrer: string | null,
   pageValue: string,
+  siteHosts: string[],
+): { referrer: string | null; host: string | null } {
+  return referrerOf(referrer, parsePage(pageValue).host, siteHosts);
+}
+
+function referrerOf(
+  referrer: string | null,
+  pageHost: string | null,
   siteHosts: string[],
 ): { referrer: string | null; host: string | null } {
   if (!referrer) return { referrer: null, host: null };
@@ -188,7 +221,6 @@ export function referrerParts(
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { referrer: null, host: null };
   const host = bareHost(url.hostname.toLowerCase());
-  const pageHost = hostOf(pageValue);
   const internal =
     siteHosts.some((h) => bareHost(h) === host) || (pageHost !== null && bareHost(pageHost) === host);
   return { referrer: `${url.origin}${url.pathname}`, host: internal ? null : host };
@@ -228,11 +260,12 @@ export function utcDay(ms: number): string {
 
 export function buildEventRow(input: TrackInput, ctx: TrackContext): AnalyticsEventRow {
   const pageValue = (input.page ?? input.url)!;
-  const ref = referrerParts(input.referrer, pageValue, ctx.siteHosts);
+  const page = parsePage(pageValue);
+  const ref = referrerOf(input.referrer, page.host, ctx.siteHosts);
   return {
     id: uuidv7(ctx.now),
     type: input.type,
-    page: pagePath(pageValue),
+    page: page.path,
     referrer: ref.referrer,
     referrer_host: ref.host,
     title: input.title,

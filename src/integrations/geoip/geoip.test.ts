@@ -29,3 +29,25 @@ describe('openGeoIp', () => {
     expect(bundledMmdbPath()).toMatch(/\.mmdb$/);
   });
 });
+
+describe('MmdbGeoIp: the dotted-quad shortcut answers what the full parse answers', () => {
+  it('agrees on public, private, reserved and IPv4-mapped addresses', () => {
+    const geo = openGeoIp(undefined, () => {});
+    const cases: [string, string | null][] = [
+      ['8.8.8.8', 'US'],
+      ['::ffff:8.8.8.8', 'US'],
+      ['127.0.0.1', null],
+      ['10.1.2.3', null],
+      ['192.168.0.10', null],
+      ['169.254.169.254', null],
+      ['0.0.0.0', null],
+      ['255.255.255.255', null],
+      ['not an ip', null],
+    ];
+    for (const [ip, country] of cases) expect(geo.country(ip), ip).toBe(country);
+    // Addresses taking the shortcut and their mapped forms (full parse) always agree.
+    for (const ip of ['1.1.1.1', '81.2.69.142', '200.1.2.3', '100.64.0.1', '224.0.0.1', '41.0.0.1']) {
+      expect(geo.country(ip), ip).toBe(geo.country(`::ffff:${ip}`));
+    }
+  });
+});

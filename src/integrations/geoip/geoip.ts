@@ -2,6 +2,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import ipaddr from 'ipaddr.js';
 import { type CountryResponse, Reader } from 'maxmind';
+import { PRINTED_IPV4 } from '../../http/client-ip.ts';
 
 /** IP address → ISO 3166-1 alpha-2 country code, answered locally (no network). */
 export interface GeoIp {
@@ -41,15 +42,22 @@ export class MmdbGeoIp implements GeoIp {
     // process() turns an IPv4-mapped IPv6 address into IPv4. Registry data also covers private and
     // reserved ranges (as the registrant's country): only a public unicast address locates a visitor.
     let address: ipaddr.IPv4 | ipaddr.IPv6;
-    try {
-      address = ipaddr.process(ip);
-    } catch {
-      return null;
+    let printed = ip;
+    if (PRINTED_IPV4.test(ip)) {
+      // The usual case (normalizeIp's output): ipaddr's parser tries IPv6 and IPv4 notations first.
+      address = new ipaddr.IPv4(ip.split('.').map(Number));
+    } else {
+      try {
+        address = ipaddr.process(ip);
+      } catch {
+        return null;
+      }
+      printed = address.toString();
     }
     if (address.range() !== 'unicast') return null;
     let record: CountryRecord | null;
     try {
-      record = this.#reader.get(address.toString()) as CountryRecord | null;
+      record = this.#reader.get(printed) as CountryRecord | null;
     } catch {
       return null;
     }
