@@ -27,6 +27,8 @@ const records: [RequestRecord, number][] = [
   ],
   [{ requestId: 'x', method: 'DELETE', route: '/docs/assets/:file{[a-z.-]+}', status: 405, startedAt: 0 }, 0],
   [{ requestId: 'Z._-9', method: 'PATCH', route: '/api/leads/:id', status: 500, startedAt: 0 }, 1234.5],
+  // Never produced by resolveRequestId, but a caller passing one must not break the line.
+  [{ requestId: 'a"b\\c\r\n{', method: 'GET', route: '/health', status: 200, startedAt: 0 }, 1],
 ];
 
 describe('request line: the template writes what pino writes', () => {
