@@ -69,6 +69,30 @@ describe('request line: the template writes what pino writes', () => {
     expect(out.raw).toHaveLength(1);
   });
 
+  it('redaction, serializers of its fields and a logMethod hook: the line still is what pino writes', () => {
+    const configs: pino.LoggerOptions[] = [
+      { redact: ['requestId'] },
+      { serializers: { route: (route: string) => `route:${route}` } },
+      { messageKey: 'message', serializers: { message: () => 'changed' } },
+      {
+        hooks: {
+          logMethod(args, method) {
+            method.apply(this, [{ ...(args[0] as object), hooked: true }, ...args.slice(1)] as never);
+          },
+        },
+      },
+    ];
+    for (const options of configs) {
+      const viaPino = capture();
+      const viaTemplate = capture();
+      const [record, durationMs] = records[0]!;
+      const { requestId, method, route, status } = record;
+      pino(options, viaPino.stream).info({ requestId, method, route, status, durationMs }, 'request');
+      requestLineWriter(pino(options, viaTemplate.stream))(record, durationMs);
+      expect(viaTemplate.timeless(), JSON.stringify(Object.keys(options))).toEqual(viaPino.timeless());
+    }
+  });
+
   it('a logger whose lines pino reshapes (mixin, formatters) is written through pino', () => {
     const out = capture();
     const logger = pino(

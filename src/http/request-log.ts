@@ -37,9 +37,14 @@ const {
   messageKeySym,
   mixinSym,
   nestedKeySym,
+  serializersSym,
   streamSym,
+  stringifiersSym,
   timeSym,
 } = pino.symbols;
+
+/** The fields of the request line (and its message key): a serializer on any of them reshapes it. */
+const LINE_FIELDS = ['requestId', 'method', 'route', 'status', 'durationMs'];
 
 /** What a pino logger keeps for writing a line (`pino.symbols`: what its own serialiser reads). */
 interface LoggerInternals {
@@ -61,6 +66,12 @@ function internalsOf(logger: Logger): LoggerInternals | null {
     Boolean(at[nestedKeySym]) ||
     (at[formattersSym] as { log?: unknown } | undefined)?.log !== undefined ||
     (at[hooksSym] as { streamWrite?: unknown } | undefined)?.streamWrite !== undefined ||
+    (at[hooksSym] as { logMethod?: unknown } | undefined)?.logMethod !== undefined ||
+    // Redaction installs stringifiers; serializers replace values.
+    Reflect.ownKeys((at[stringifiersSym] as object | undefined) ?? {}).length > 0 ||
+    [...LINE_FIELDS, at[messageKeySym] as string].some(
+      (field) => (at[serializersSym] as Record<string, unknown> | undefined)?.[field] !== undefined,
+    ) ||
     stream === undefined ||
     stream[Symbol.for('pino.metadata')] === true;
   // A pino whose internals no longer look like this (a future version) is simply used as it is.
@@ -99,7 +110,8 @@ const MAX_REMEMBERED_JSON = 256;
  * small request's CPU after the socket write, ~2.5 µs of ~20 µs on `/health`. The request id is
  * written as it is when it is plain (`resolveRequestId` lets nothing else through; anything else is
  * JSON-escaped, so no caller can break the line); method and route are serialised once each. A logger configured with anything that changes pino's lines (mixin,
- * formatters, hooks, nesting, a message prefix, a stream that wants metadata) goes through pino.
+ * formatters, hooks, redaction, serializers of these fields, nesting, a message prefix, a stream that
+ * wants metadata) goes through pino.
  * A test holds the two outputs equal.
  */
 export function requestLineWriter(logger: Logger): (request: RequestRecord, durationMs: number) => void {

@@ -99,6 +99,47 @@ describe('track body rules', () => {
     expect(referrerParts('not a url', '/x', [])).toEqual({ referrer: null, host: null });
   });
 
+  it('one parse of the page gives what the two separate parses gave (path against a base, host alone)', () => {
+    const pathAgainstBase = (value: string) => {
+      try {
+        const path = new URL(value, 'http://relative.invalid/').pathname || '/';
+        return path.length > 2048 ? path.slice(0, 2048) : path;
+      } catch {
+        return value.split(/[?#]/)[0] || '/';
+      }
+    };
+    const hostAlone = (value: string) => {
+      try {
+        return new URL(value).hostname.toLowerCase() || null;
+      } catch {
+        return null;
+      }
+    };
+    const agrees = (value: string) => {
+      expect(pagePath(value), value).toBe(pathAgainstBase(value));
+      const referrer = 'https://Shop.Example/from';
+      expect(referrerParts(referrer, value, []).host, value).toBe(
+        hostAlone(value)?.replace(/^www\./, '') === 'shop.example' ? null : 'shop.example',
+      );
+    };
+    for (const value of [
+      'http:/pricing',
+      'HTTP:pricing?x=1',
+      'http:foo/bar',
+      'https:pricing',
+      '//shop.example/x',
+      'https://SHOP.example/b?q',
+      'mailto:a@b.c',
+      'javascript:alert(1)',
+      'http://relative.invalid/x',
+      '/a/b#c',
+      'pricing',
+      'http://[bad',
+    ])
+      agrees(value);
+    fc.assert(fc.property(fc.oneof(fc.webUrl(), fc.string()), agrees));
+  });
+
   it('refuses deeply nested JSON anywhere in the body without overflowing the stack', async () => {
     const deep = `{"type":"x","page":"/","extra":${'['.repeat(3000)}${']'.repeat(3000)}}`;
     await expect(parseTrackBody('text/plain', new TextEncoder().encode(deep))).rejects.toMatchObject({

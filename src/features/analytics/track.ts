@@ -170,25 +170,38 @@ export function validateTrackWithSchema(body: unknown): TrackInput {
   return parsed.data;
 }
 
+/** Paths are resolved against this placeholder; seeing its host back means the page was not a URL. */
+const RELATIVE_BASE = 'http://relative.invalid/';
+const RELATIVE_HOST = 'relative.invalid';
+/** A scheme after what the URL parser strips first (C0 controls and spaces). */
+const STARTS_WITH_SCHEME = /^[\x00-\x20]*[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
 /**
  * A page given as a URL or a path: its path (query and fragment dropped) and, when it is an absolute
- * URL, its host. Parsed once per event: each URL parse is a visible part of a tracked event's CPU.
+ * URL, its host. An absolute URL (what browsers send) is parsed once; each URL parse is a visible
+ * part of a tracked event's CPU. Anything else (a path, `//host/x`, an `http:` value without `//`,
+ * which is a path against an `http` base but a URL on its own) is parsed alone as well for the
+ * host, as before.
  */
 function parsePage(value: string): { path: string; host: string | null } {
   let url: URL;
-  let host: string | null = null;
   try {
-    url = new URL(value);
-    host = url.hostname.toLowerCase() || null;
+    url = new URL(value, RELATIVE_BASE);
   } catch {
-    try {
-      url = new URL(value, 'http://relative.invalid/');
-    } catch {
-      return { path: value.split(/[?#]/)[0] || '/', host: null };
-    }
+    return { path: value.split(/[?#]/)[0] || '/', host: null };
   }
-  const path = url.pathname || '/';
-  return { path: path.length > L.pageLength ? path.slice(0, L.pageLength) : path, host };
+  const pathname = url.pathname || '/';
+  const path = pathname.length > L.pageLength ? pathname.slice(0, L.pageLength) : pathname;
+  const absolute = url.hostname !== RELATIVE_HOST && STARTS_WITH_SCHEME.test(value);
+  return { path, host: absolute ? url.hostname.toLowerCase() || null : hostOf(value) };
+}
+
+function hostOf(value: string): string | null {
+  try {
+    return new URL(value).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
 }
 
 /** The path of a page given as a path or a URL; query and fragment dropped. */
