@@ -173,8 +173,14 @@ export function validateTrackWithSchema(body: unknown): TrackInput {
 /** Paths are resolved against this placeholder; seeing its host back means the page was not a URL. */
 const RELATIVE_BASE = 'http://relative.invalid/';
 const RELATIVE_HOST = 'relative.invalid';
-/** A scheme after what the URL parser strips first (C0 controls and spaces). */
-const STARTS_WITH_SCHEME = /^[\x00-\x20]*[a-zA-Z][a-zA-Z0-9+.-]*:/;
+const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
+/** True when `value` starts with a scheme once what the URL parser strips first (C0 controls, spaces) is gone. */
+function startsWithScheme(value: string): boolean {
+  let start = 0;
+  while (start < value.length && value.charCodeAt(start) <= 0x20) start++;
+  return SCHEME.test(start === 0 ? value : value.slice(start));
+}
 
 /**
  * A page given as a URL or a path: its path (query and fragment dropped) and, when it is an absolute
@@ -192,7 +198,7 @@ function parsePage(value: string): { path: string; host: string | null } {
   }
   const pathname = url.pathname || '/';
   const path = pathname.length > L.pageLength ? pathname.slice(0, L.pageLength) : pathname;
-  const absolute = url.hostname !== RELATIVE_HOST && STARTS_WITH_SCHEME.test(value);
+  const absolute = url.hostname !== RELATIVE_HOST && startsWithScheme(value);
   return { path, host: absolute ? url.hostname.toLowerCase() || null : hostOf(value) };
 }
 
