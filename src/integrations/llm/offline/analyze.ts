@@ -276,11 +276,25 @@ function collect(
   // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
   for (const cue of heaviestFirst(cues)) {
     if (cue.starts && !active.has(cue)) continue;
-    for (const match of folded.matchAll(cue.re)) add(match.index, match.index + match[0].length, cue.w);
+    for (const [start, end] of matchesOf(cue.re, folded)) add(start, end, cue.w);
   }
   // Words of the lexicon the phrase cues did not already cover count at their word weight.
   if (words) for (const word of words) add(word.start, word.end, word.w * WORD_WEIGHT);
   return hits.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * [start, end] of every match of a global regex, read with `exec` on the regex itself: `matchAll`
+ * clones its regex on every call, which was most of a message's analysis with hundreds of cues.
+ */
+function matchesOf(re: RegExp, text: string): [number, number][] {
+  const out: [number, number][] = [];
+  re.lastIndex = 0;
+  for (let match = re.exec(text); match !== null; match = re.exec(text)) {
+    out.push([match.index, match.index + match[0].length]);
+    if (match[0].length === 0) re.lastIndex++;
+  }
+  return out;
 }
 
 const sortedCues = new WeakMap<Cue[], Cue[]>();

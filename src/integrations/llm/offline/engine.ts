@@ -181,12 +181,13 @@ function signals(a: Analysis, facts: ConfirmedFacts, language: Language): string
     ...a.sections.goal,
     ...a.sections.context,
   ];
+  const stated = factSentences(facts);
   const fromMessage = unique(
     order
       .map((h) => a.fragments[h.fragment])
       .filter((f) => f !== undefined)
       .map((f) => trimLeadIn(f.text))
-      .filter((text) => !factSentences(facts).includes(text)),
+      .filter((text) => !stated.includes(text)),
   );
   const out = [...fromMessage];
   for (const fragment of a.fragments) {
