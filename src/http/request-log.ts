@@ -109,10 +109,10 @@ const MAX_REMEMBERED_JSON = 256;
  * generic serialiser (key loop, per-value escaping, message formatting) was the largest part of a
  * small request's CPU after the socket write, ~2.5 µs of ~20 µs on `/health`. The request id is
  * written as it is when it is plain (`resolveRequestId` lets nothing else through; anything else is
- * JSON-escaped, so no caller can break the line); method and route are serialised once each. A logger configured with anything that changes pino's lines (mixin,
- * formatters, hooks, redaction, serializers of these fields, nesting, a message prefix, a stream that
- * wants metadata) goes through pino.
- * A test holds the two outputs equal.
+ * JSON-escaped, so no caller can break the line); method and route are serialised once each. A
+ * logger configured with anything that changes pino's lines (mixin, formatters, hooks, redaction,
+ * serializers of these fields, nesting, a message prefix, a stream that wants metadata) goes through
+ * pino. A test holds the two outputs equal.
  */
 export function requestLineWriter(logger: Logger): (request: RequestRecord, durationMs: number) => void {
   const internals = internalsOf(logger);
