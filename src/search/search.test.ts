@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,19 @@ describe('chunking', () => {
     expect(chunks.length).toBe(3);
     expect(chunks[0]!.startsWith('H\nw0 ')).toBe(true);
     expect(chunks[1]!.startsWith('H\nw160 ')).toBe(true); // 40 words of overlap
+  });
+
+  it('reads every sample-corpus document with its front-matter title, and no chunk of front-matter debris', async () => {
+    const files = (await readdir(CORPUS)).filter((f) => f.endsWith('.md'));
+    expect(files.length).toBe(5);
+    for (const file of files) {
+      const doc = parseMarkdown(await readFile(join(CORPUS, file), 'utf8'));
+      expect(doc.title, file).toMatch(/^[A-Z][\w ]+ — /);
+      for (const chunk of chunkDocument(doc)) {
+        expect(chunk, file).not.toMatch(/^(?:-{3}|title:)/m);
+        expect(chunk.split(/\s+/).length, file).toBeGreaterThan(10);
+      }
+    }
   });
 
   it('reads HTML without scripts or navigation', () => {
