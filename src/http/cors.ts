@@ -43,8 +43,10 @@ export function answerPreflight(
 ): Response {
   const methods = options.routes().allowedMethods(c.req.path);
   if (!methods) throw new ApiError('NOT_FOUND', `No route matches ${c.req.path}.`);
-  const requested = c.req.header('access-control-request-method')?.toUpperCase();
-  if (requested !== undefined && !methods.includes(requested)) {
+  // Compared as sent (method names are case-sensitive; browsers send standard ones upper-case). A
+  // preflight asks about the request to come, never about OPTIONS itself.
+  const requested = c.req.header('access-control-request-method');
+  if (requested !== undefined && (requested === 'OPTIONS' || !methods.includes(requested))) {
     throw new ApiError('METHOD_NOT_ALLOWED', `${requested} is not allowed on ${c.req.path}.`, {
       headers: { Allow: methods.join(', ') },
     });

@@ -135,6 +135,13 @@ describe('CORS', () => {
     });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
+    for (const method of ['OPTIONS', 'post']) {
+      const asked = await get('/test/echo', {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://agency.example', 'Access-Control-Request-Method': method },
+      });
+      expect(asked.status, method).toBe(405);
+    }
     expect((await get('/nowhere', { method: 'OPTIONS' })).status).toBe(404);
   });
 });
@@ -190,6 +197,30 @@ describe('routing errors', () => {
     const body = (await wrong.json()) as { error: { requestId: string } };
     expectEnvelope(body, 'METHOD_NOT_ALLOWED');
     expect(body.error.requestId).toBe(wrong.headers.get('x-request-id'));
+  });
+
+  it('a trailing slash is another path: 404 (not a 405 whose Allow lists the method refused)', async () => {
+    for (const [path, method] of [
+      ['/health/', 'GET'],
+      ['/api/leads/', 'GET'],
+      ['/api/leads/', 'POST'],
+      ['/api/ai/refine/', 'POST'],
+      ['/api/ai/search-test/?q=x', 'GET'],
+    ] as const) {
+      const res = await get(path, {
+        method,
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+      });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers.get('allow'), `${method} ${path}`).toBeNull();
+      const body = (await res.json()) as { error: { code: string } };
+      expect(body.error.code).toBe(path.startsWith('/api/ai/') ? 'not_found' : 'NOT_FOUND');
+    }
+    const preflight = await get('/api/ai/refine/', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agency.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(404);
   });
 });
 

@@ -5,7 +5,7 @@
  * `route` of the log line and the metrics label).
  */
 export class RouteTable {
-  readonly #entries: { pattern: RegExp; exact: RegExp; path: string; methods: Set<string> }[] = [];
+  readonly #entries: { pattern: RegExp; path: string; methods: Set<string> }[] = [];
   /** Parameterless paths, looked up directly (the stored pattern string is returned, not the caller's). */
   readonly #staticRoutes = new Map<string, { path: string; methods: Set<string> }>();
 
@@ -18,13 +18,8 @@ export class RouteTable {
       byPath.set(route.path, methods);
     }
     for (const [path, methods] of byPath) {
-      const source = patternSource(path);
-      this.#entries.push({
-        pattern: new RegExp(`^${source}/?$`),
-        exact: new RegExp(`^${source}$`),
-        path,
-        methods,
-      });
+      // Exactly as the router matches (strict): `/health/` is another path, so 404, not 405.
+      this.#entries.push({ pattern: new RegExp(`^${patternSource(path)}$`), path, methods });
       if (!path.includes(':')) this.#staticRoutes.set(path, { path, methods });
     }
   }
@@ -52,7 +47,7 @@ export class RouteTable {
     const known = this.#staticRoutes.get(path);
     if (known?.methods.has(routeMethod)) return known.path;
     for (const entry of this.#entries) {
-      if (entry.methods.has(routeMethod) && entry.exact.test(path)) return entry.path;
+      if (entry.methods.has(routeMethod) && entry.pattern.test(path)) return entry.path;
     }
     return null;
   }
