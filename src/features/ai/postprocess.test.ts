@@ -12,6 +12,7 @@ import {
   postProcessRecommend,
   postProcessRefine,
   recommendFallback,
+  WEAK_SIGNALS,
 } from './postprocess.ts';
 import { RecommendResponseSchema, RefineResponseSchema } from './schemas.ts';
 
@@ -138,6 +139,15 @@ describe('recommend rules', () => {
       ctx,
     )!;
     expect(long.rationale.signals[0]!.length).toBeLessThanOrEqual(AI_LIMITS.signalMax);
+    // Nothing usable from the model nor in the visitor's words ("?", "N/A. TBD."): the weak-signal
+    // statements in the visitor's language keep the list at two.
+    for (const language of ['en', 'es'] as const) {
+      const bare = postProcessRecommend(
+        { recommendedPath: 'Technical Review', rationale: { signals: ['N/A'] } },
+        { ...ctx, language, backupSignals: () => ['TBD', '?'] },
+      )!;
+      expect(bare.rationale.signals).toEqual([...WEAK_SIGNALS[language]]);
+    }
   });
 
   it('drops alternatives that repeat the primary, are unknown, duplicate or placeholders; keeps at most 2', () => {

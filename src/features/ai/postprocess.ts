@@ -117,6 +117,18 @@ const CTA_LABEL: Record<Language, string> = {
   es: 'Solicitar una Technical Review',
 };
 
+/** What a message with almost nothing usable in it shows (the offline engine's weak signal first). */
+export const WEAK_SIGNALS: Record<Language, readonly [string, string]> = {
+  en: [
+    'The message gives few details about the project.',
+    'No goal, audience or features are described yet.',
+  ],
+  es: [
+    'El mensaje da pocos detalles sobre el proyecto.',
+    'Aún no se describen el objetivo, el público ni las funcionalidades.',
+  ],
+};
+
 const RATIONALE_DEFAULT: Record<Language, string> = {
   en: 'This path matches what you described.',
   es: 'Esta opción corresponde a lo que describió.',
@@ -133,7 +145,13 @@ export function postProcessRecommend(
 
   const signals = cleanList(rationale.signals, AI_LIMITS.signalsMax, AI_LIMITS.signalMax);
   if (signals.length < AI_LIMITS.signalsMin) {
-    for (const backup of cleanList(ctx.backupSignals(), AI_LIMITS.signalsMax, AI_LIMITS.signalMax)) {
+    // The visitor's own fragments first; a message with fewer than two usable ones ("?", "N/A. TBD.")
+    // is itself the evidence, stated as such, so the 2–6 rule holds whatever was written.
+    const backups = [
+      ...cleanList(ctx.backupSignals(), AI_LIMITS.signalsMax, AI_LIMITS.signalMax),
+      ...WEAK_SIGNALS[ctx.language],
+    ];
+    for (const backup of backups) {
       if (signals.length >= AI_LIMITS.signalsMin) break;
       if (!signals.some((s) => s.toLowerCase() === backup.toLowerCase())) signals.push(backup);
     }

@@ -266,6 +266,23 @@ describe('offline engine through the routes', () => {
     });
     expect((await res.json()).recommendedPath).toBe('Custom');
   });
+
+  it.each([
+    ['?', 'en'],
+    ['a', 'en'],
+    ['😀', 'en'],
+    ['N/A', 'en'],
+    ['TBD', 'en'],
+    ['none', 'en'],
+    ['Sin información. No aplica. Por definir.', 'es'],
+    ['שלום אני צריך אפליקציה', 'en'],
+  ])('gives 2–6 signals even for %j, which says almost nothing', async (message, locale) => {
+    const res = await post(offline, '/api/ai/recommend-plan', { message, locale });
+    const body = RecommendResponseSchema.parse(await res.json());
+    expect(body.rationale.signals.length).toBeGreaterThanOrEqual(AI_LIMITS.signalsMin);
+    expect(body.rationale.signals.length).toBeLessThanOrEqual(AI_LIMITS.signalsMax);
+    expect(body.language).toBe(locale);
+  });
 });
 
 const ORDER = ['service', 'goal', 'industry', 'features', 'audience', 'style', 'constraints', 'context'];

@@ -69,7 +69,7 @@ export function offlineRecommend(
   return {
     summary: requestSummary(a, language),
     recommendedPath: a.path,
-    rationale: { summary: rationale(a, language, needs), signals: signals(a, facts, language) },
+    rationale: { summary: rationale(a, language, needs), signals: signals(a, facts) },
     alternatives,
     detectedNeeds: needs,
     missingInformation: missing(a, language).map((key) => t.dimension[key]),
@@ -170,7 +170,7 @@ function phrase(message: string, hit: Hit, _language: Language): string {
   return message.slice(start, end).trim();
 }
 
-function signals(a: Analysis, facts: ConfirmedFacts, language: Language): string[] {
+function signals(a: Analysis, facts: ConfirmedFacts): string[] {
   const order = [
     ...a.evidence,
     ...a.sections.industry,
@@ -195,7 +195,6 @@ function signals(a: Analysis, facts: ConfirmedFacts, language: Language): string
     const text = trimLeadIn(fragment.text);
     if (!out.includes(text)) out.push(text);
   }
-  if (out.length < 2) out.push(TEXT[language].weakSignal);
   return out.slice(0, 6);
 }
 
@@ -248,7 +247,6 @@ interface Texts {
   whenItFits: Record<PlanPath, string>;
   dimension: Record<Dimension, string>;
   suggestion: Record<Dimension, string>;
-  weakSignal: string;
 }
 
 const TEXT: Record<Language, Texts> = {
@@ -313,7 +311,6 @@ const TEXT: Record<Language, Texts> = {
       budget: 'Do you have a budget range in mind?',
       industry: 'Which industry is your business in?',
     },
-    weakSignal: 'The message gives few details about the project.',
   },
   es: {
     summary: (need, industry) => `Busca ${need}${industry ? ` para una empresa de ${industry}` : ''}.`,
@@ -376,6 +373,5 @@ const TEXT: Record<Language, Texts> = {
       budget: '¿Tiene en mente un rango de presupuesto?',
       industry: '¿En qué sector está su empresa?',
     },
-    weakSignal: 'El mensaje da pocos detalles sobre el proyecto.',
   },
 };
