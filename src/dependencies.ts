@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
+import { HOUSEKEEPING, Housekeeping } from './db/housekeeping.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
 import { AnalyticsRecorder } from './features/analytics/recorder.ts';
@@ -92,6 +93,8 @@ export interface Dependencies {
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
+  /** Deletes expired rate-limit windows, cache entries and old completed jobs (started with the workers). */
+  housekeeping: Housekeeping;
   /** Stops the queue workers (letting running jobs finish within the bound) and closes the database. */
   close(): Promise<void>;
 }
@@ -163,6 +166,15 @@ export async function createDependencies(
         logger: logger.child({ component: 'sales-agent' }),
       });
 
+  const housekeeping = new Housekeeping(
+    [
+      { name: 'rate_limits', run: () => rateLimiter.prune() },
+      { name: 'cache_entries', run: () => cache.prune() },
+      { name: 'completed_jobs', run: () => jobs.prune(HOUSEKEEPING.completedJobRetentionMs) },
+    ],
+    logger.child({ component: 'housekeeping' }),
+  );
+
   const deps: Dependencies = {
     config,
     logger,
@@ -188,6 +200,7 @@ export async function createDependencies(
     pagespeed,
     geoip,
     analytics,
+    housekeeping,
     llm,
     search: new SqlSearchIndex(database.db),
     salesAgent,
@@ -202,6 +215,7 @@ export async function createDependencies(
         new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref()),
       ]);
       await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
+      await housekeeping.stop();
       await database.close();
     },
   };

@@ -33,7 +33,10 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
     server.requestTimeout = 60_000;
     server.headersTimeout = 15_000;
   }
-  if (deps.config.workersEnabled) deps.worker.start();
+  if (deps.config.workersEnabled) {
+    deps.worker.start();
+    deps.housekeeping.start();
+  }
   const port = (server.address() as AddressInfo).port;
 
   let closing: Promise<void> | null = null;

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 
@@ -5,6 +6,7 @@ declare module './schema.ts' {
   interface Database {
     rate_limits: { key: string; count: number; window_end: number };
     counters: { name: string; value: number };
+    service_settings: { name: string; value: string };
   }
 }
 
@@ -20,23 +22,46 @@ export interface RateLimitResult {
 /**
  * Fixed-window counters in the database, so a limit holds across every instance. One upsert both
  * counts and reads, so two instances cannot both take the last slot.
+ *
+ * Keys name a client (`contact:203.0.113.7`), so they are stored as the limit's name and a keyed hash
+ * of the whole key (`contact:3f9a…`): the table never holds an IP address. The secret is shared by
+ * every instance through the database. Expired windows are deleted by the housekeeping (`prune`).
  */
 export class RateLimiter {
   readonly #db: Db;
   readonly #now: () => number;
+  #secret: Promise<string> | null = null;
 
   constructor(db: Db, now: () => number = Date.now) {
     this.#db = db;
     this.#now = now;
   }
 
+  /** The stored form of a key: its name (up to the first `:`) and 128 bits of HMAC-SHA-256 of all of it. */
+  async storedKey(key: string): Promise<string> {
+    this.#secret ??= this.#db
+      .selectFrom('service_settings')
+      .select('value')
+      .where('name', '=', 'rate_limit_key_secret')
+      .executeTakeFirstOrThrow()
+      .then((row) => row.value);
+    this.#secret.catch(() => {
+      this.#secret = null;
+    });
+    const secret = await this.#secret;
+    const colon = key.indexOf(':');
+    const name = colon >= 0 ? key.slice(0, colon) : 'key';
+    return `${name}:${createHmac('sha256', secret).update(key).digest('hex').slice(0, 32)}`;
+  }
+
   /** Counts `cost` hits (default 1) in the key's window and reports the window's total. */
   async hit(key: string, limit: number, windowMs: number, cost = 1): Promise<RateLimitResult> {
+    const storedKey = await this.storedKey(key);
     const now = this.#now();
     const windowEnd = now + windowMs;
     const row = await this.#db
       .insertInto('rate_limits')
-      .values({ key, count: cost, window_end: windowEnd })
+      .values({ key: storedKey, count: cost, window_end: windowEnd })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
           count: sql<number>`case when rate_limits.window_end <= ${now} then ${cost} else rate_limits.count + ${cost} end`,

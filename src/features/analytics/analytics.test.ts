@@ -362,8 +362,12 @@ describe('analytics rate limit', () => {
     const row = await server.deps.db
       .selectFrom('rate_limits')
       .select('count')
-      .where('key', '=', 'analytics:203.0.113.9')
+      .where('key', '=', await server.deps.rateLimiter.storedKey('analytics:203.0.113.9'))
       .executeTakeFirstOrThrow();
     expect(Number(row.count)).toBe(3);
+    // The raw IP is never stored, not even in the rate limiter's table.
+    const keys = await server.deps.db.selectFrom('rate_limits').select('key').execute();
+    expect(keys.length).toBeGreaterThan(0);
+    for (const { key } of keys) expect(key).not.toMatch(/203\.0\.113/);
   });
 });
