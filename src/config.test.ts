@@ -65,11 +65,61 @@ describe('configuration', () => {
     [{ CAPTCHA_MIN_SCORE: '2' }, 'CAPTCHA_MIN_SCORE'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ PROTOTYPE_GENERATOR: 'gpt' }, 'PROTOTYPE_GENERATOR'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SUPPORT_EMAIL: 'nope' }, 'SUPPORT_EMAIL'],
+    [{ SUPPORT_EMAIL: 'support@' }, 'SUPPORT_EMAIL'],
+    [{ MAIL_FROM: 'not-an-email' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'Agency <not-an-email>' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'Agency hello@agency.example' }, 'MAIL_FROM'],
+    [{ CRM_BCC_EMAIL: 'nope' }, 'CRM_BCC_EMAIL'],
+    [{ FETCH_ALLOW_HOSTS: 'http://x/' }, 'FETCH_ALLOW_HOSTS'],
+    [{ FETCH_ALLOW_HOSTS: 'ok.test, localhost:8080' }, 'FETCH_ALLOW_HOSTS'],
+    [{ FETCH_ALLOW_HOSTS: 'intranet/path' }, 'FETCH_ALLOW_HOSTS'],
     [{ NODE_ENV: 'production' }, 'CAPTCHA_SECRET'],
   ])('refuses %o naming %s', (env, variable) => {
     const error = refusal(env);
     expect(error.variable).toBe(variable);
     expect(error.message.startsWith(variable)).toBe(true);
+  });
+
+  it('treats an empty or blank enum-like variable as unset', () => {
+    const config = loadConfig({ TRUST_PROXY: '', PROTOTYPE_GENERATOR: ' ', LOG_LEVEL: '' });
+    expect(config.trustProxy).toBe('none');
+    expect(config.prototypes.generator).toBe('builtin');
+    expect(config.logLevel).toBe('info');
+    expect(loadConfig({ TRUST_PROXY: 'cloudflare', LOG_LEVEL: 'debug' })).toMatchObject({
+      trustProxy: 'cloudflare',
+      logLevel: 'debug',
+    });
+  });
+
+  it('accepts e-mail addresses, and MAIL_FROM also as Name <address>', () => {
+    const mail = loadConfig({
+      MAIL_FROM: 'Agency <hello@agency.example>',
+      SUPPORT_EMAIL: 'support@localhost',
+      CRM_BCC_EMAIL: 'crm+bcc@agency.example',
+    }).mail;
+    expect(mail).toMatchObject({
+      from: 'Agency <hello@agency.example>',
+      supportEmail: 'support@localhost',
+      crmBccEmail: 'crm+bcc@agency.example',
+    });
+    expect(loadConfig({ MAIL_FROM: 'hello@agency.example' }).mail.from).toBe('hello@agency.example');
+    expect(loadConfig({ MAIL_FROM: '"Agency, Inc." <hello@agency.example>' }).mail.from).toBe(
+      '"Agency, Inc." <hello@agency.example>',
+    );
+    expect(loadConfig({ SUPPORT_EMAIL: '', CRM_BCC_EMAIL: '' }).mail).toMatchObject({
+      supportEmail: 'support@localhost',
+      crmBccEmail: undefined,
+    });
+  });
+
+  it('accepts host names and IP literals in FETCH_ALLOW_HOSTS', () => {
+    expect(
+      loadConfig({ FETCH_ALLOW_HOSTS: ' 127.0.0.1, Intranet.Example , my_service, ::1, [fd00::1], ' })
+        .fetchAllowHosts,
+    ).toEqual(['127.0.0.1', 'intranet.example', 'my_service', '::1', '[fd00::1]']);
   });
 
   it('lets production run without CAPTCHA only when CAPTCHA_DISABLED=true', () => {

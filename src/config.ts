@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -33,6 +34,32 @@ const integer = (fallback: number, min: number, max: number) =>
     .refine((v) => v === undefined || /^\d+$/.test(v), { message: 'must be a whole number' })
     .transform((v) => (v === undefined ? fallback : Number(v)))
     .pipe(z.number().int().min(min).max(max));
+
+/** One of a fixed set of values; empty means unset, like every other variable. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  optionalString
+    .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional())
+    .transform((v) => v ?? fallback);
+
+// The HTML5 (browser) form: it accepts a bare host such as `support@localhost`, like the defaults.
+const emailAddress = z.email({ pattern: z.regexes.html5Email });
+const isEmail = (v: string) => emailAddress.safeParse(v).success;
+
+const optionalEmail = optionalString.refine((v) => v === undefined || isEmail(v), {
+  message: 'must be an e-mail address',
+});
+
+/** `hello@agency.example` or `Agency <hello@agency.example>`. */
+const isMailbox = (v: string) => {
+  const named = /^([^<>]*)<([^<>]+)>$/.exec(v);
+  return isEmail(named ? (named[2] ?? '').trim() : v);
+};
+
+// A DNS name (underscores allowed, as in container names), an IPv4 literal, or an IPv6 literal with or
+// without brackets. No scheme, port or path: the allowlist is compared with the URL's host name only.
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+const isHostEntry = (h: string) => HOST_NAME.test(h) || isIPv6(h.replace(/^\[(.*)\]$/, '$1'));
 
 const flag = (fallback: boolean) =>
   optionalString.transform((v) => (v === undefined ? fallback : v.toLowerCase() !== 'false'));
@@ -69,9 +96,13 @@ export const envSchema = z.object({
   PIPEDRIVE_API_TOKEN: optionalString,
   PIPEDRIVE_API_URL: urlWithDefault('https://api.pipedrive.com'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
-  MAIL_FROM: optionalString.transform((v) => v ?? 'Agency <no-reply@localhost>'),
-  SUPPORT_EMAIL: optionalString.transform((v) => v ?? 'support@localhost'),
-  CRM_BCC_EMAIL: optionalString,
+  MAIL_FROM: optionalString
+    .refine((v) => v === undefined || isMailbox(v), {
+      message: 'must be an e-mail address or Name <address>',
+    })
+    .transform((v) => v ?? 'Agency <no-reply@localhost>'),
+  SUPPORT_EMAIL: optionalEmail.transform((v) => v ?? 'support@localhost'),
+  CRM_BCC_EMAIL: optionalEmail,
   SALES_AGENT_WS_URL: optionalUrl(['ws:', 'wss:']),
   SALES_AGENT_CONNECT_TIMEOUT_MS: integer(10_000, 100, 600_000),
   SALES_AGENT_IDLE_TIMEOUT_MS: integer(30_000, 100, 600_000),
@@ -85,31 +116,32 @@ export const envSchema = z.object({
   SPAM_FILTER_ENABLED: optionalString.transform((v) => v !== 'false'),
   VENDOR_FILTER_ENABLED: optionalString.transform((v) => v !== 'false'),
   PROTOTYPE_MONTHLY_LIMIT: integer(2, 0, 100_000),
-  PROTOTYPE_GENERATOR: z
-    .enum(['builtin', 'llm', 'v0'])
-    .optional()
-    .transform((v) => v ?? 'builtin'),
+  PROTOTYPE_GENERATOR: oneOf(['builtin', 'llm', 'v0'], 'builtin'),
   V0_API_KEY: optionalString,
   V0_API_URL: urlWithDefault('https://api.v0.dev/v1'),
-  TRUST_PROXY: z
-    .enum(['none', 'cloudflare', 'xff'])
-    .optional()
-    .transform((v) => v ?? 'none'),
-  FETCH_ALLOW_HOSTS: optionalString.transform((v) =>
-    (v ?? '')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
-  ),
+  TRUST_PROXY: oneOf(['none', 'cloudflare', 'xff'], 'none'),
+  FETCH_ALLOW_HOSTS: optionalString
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .superRefine((hosts, ctx) => {
+      const bad = hosts.find((h) => !isHostEntry(h));
+      if (bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a comma list of host names or IP literals (no scheme, port or path): ${JSON.stringify(bad)}`,
+        });
+      }
+    }),
   ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
   AI_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   LEADS_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   GEOIP_DB_PATH: optionalString,
   UPLOAD_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .optional()
-    .transform((v) => v ?? 'info'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   WORKERS_ENABLED: flag(true),
   QUEUE_LEASE_MS: integer(0, 0, 3_600_000).refine((v) => v === 0 || v >= 1000, {
@@ -160,7 +192,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   PIPEDRIVE_API_TOKEN: ['Pipedrive API token', 'unset: CRM sync skipped and reported'],
   PIPEDRIVE_API_URL: ['Pipedrive API base', '`https://api.pipedrive.com`'],
   SMTP_URL: ['`smtp://user:pass@host:port` (or `smtps://`)', 'unset: stored outbox, visible to the admin'],
-  MAIL_FROM: ['sender of every e-mail', '`Agency <no-reply@localhost>`'],
+  MAIL_FROM: ['sender of every e-mail: `address` or `Name <address>`', '`Agency <no-reply@localhost>`'],
   SUPPORT_EMAIL: ['where lead notifications, contact requests and tickets go', '`support@localhost`'],
   CRM_BCC_EMAIL: ['blind copy of support contact e-mails (CRM mailbox)', 'unset'],
   SALES_AGENT_WS_URL: ['sales-agent backend (`ws://` or `wss://`)', 'unset: built-in agent'],
@@ -197,7 +229,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'the one in `@ip-location-db/geo-whois-asn-country-mmdb`',
   ],
   FETCH_ALLOW_HOSTS: [
-    'comma list of hosts URL analysis may reach although private (tests, intranets)',
+    'comma list of host names or IP literals (no port) URL analysis may reach although private (tests, intranets)',
     'empty',
   ],
   UPLOAD_TIMEOUT_MS: ['longest time a ticket upload (multipart body) may take to arrive', '`120000`'],

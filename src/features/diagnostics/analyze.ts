@@ -35,12 +35,6 @@ export async function requestDiagnostic(
   strategy: Strategy,
   signal?: AbortSignal,
 ): Promise<DiagnosticResult> {
-  if (!ctx.engine) {
-    throw new ApiError(
-      'NOT_CONFIGURED',
-      'Page-speed analysis is not available: set PAGESPEED_API_KEY, or install Chromium for local Lighthouse.',
-    );
-  }
   let url: string;
   try {
     // The static SSRF rules here (no private literals, ports 80/443, no credentials); the engine that
@@ -51,6 +45,13 @@ export async function requestDiagnostic(
       throw new ApiError(error.isPolicy ? 'VALIDATION_ERROR' : 'EXTERNAL_SERVICE_ERROR', error.message);
     }
     throw error;
+  }
+  // After the URL check: a refused URL is 400 whatever the configuration.
+  if (!ctx.engine) {
+    throw new ApiError(
+      'NOT_CONFIGURED',
+      'Page-speed analysis is not available: set PAGESPEED_API_KEY, or install Chromium for local Lighthouse.',
+    );
   }
   const cacheKey = `diagnostic:${strategy}:${url}`;
   const entry = await ctx.cache.get<CachedDiagnostic>(cacheKey);

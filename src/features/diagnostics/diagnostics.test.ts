@@ -143,6 +143,22 @@ describe('POST /api/diagnostic/analyze with PageSpeed Insights', () => {
 });
 
 describe('diagnostics with no engine', () => {
+  it.each([
+    ['http://127.0.0.1/'],
+    ['http://169.254.169.254/'],
+    ['https://example.com:8443/'],
+    ['ftp://example.com/'],
+  ])('still refuses %s with 400 before answering 503', async (url) => {
+    const bare = await createTestApp({ env: { CHROME_PATH: '/nonexistent/chromium' } });
+    try {
+      const res = await analyze({ url }, bare.app);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe('VALIDATION_ERROR');
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('answers 503 NOT_CONFIGURED and reports itself unavailable', async () => {
     const bare = await createTestApp({ env: { CHROME_PATH: '/nonexistent/chromium' } });
     try {
