@@ -3,7 +3,22 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { type App, createApp } from './app.ts';
 import type { Dependencies } from './dependencies.ts';
+import { answerClientError } from './http/client-error.ts';
 import { EdgeServerResponse } from './http/edge-response.ts';
+
+export const SERVER_TIMEOUTS = {
+  /** Longest time a request's headers may take to arrive. */
+  headersMs: 15_000,
+  /** The whole request's bound is the upload bound plus this (and never under `minRequestMs`). */
+  pastUploadMs: 5_000,
+  minRequestMs: 60_000,
+  checkIntervalMs: 2_000,
+} as const;
+
+/** Node's bound on the arrival of a whole request (headers and body), for every route. */
+export function requestTimeoutMs(uploadTimeoutMs: number): number {
+  return Math.max(SERVER_TIMEOUTS.minRequestMs, uploadTimeoutMs + SERVER_TIMEOUTS.pastUploadMs);
+}
 
 export interface RunningServer {
   server: ServerType;
@@ -22,16 +37,23 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
         port: deps.config.port,
         hostname: deps.config.host,
         createServer,
-        // The class is generic over its request type; the server only ever builds it with IncomingMessage.
-        serverOptions: { ServerResponse: EdgeServerResponse as typeof ServerResponse },
+        serverOptions: {
+          // The class is generic over its request type; the server only ever builds it with IncomingMessage.
+          ServerResponse: EdgeServerResponse as typeof ServerResponse,
+          // How often Node checks requestTimeout and headersTimeout (its default, 30 s, makes them late).
+          connectionsCheckingInterval: SERVER_TIMEOUTS.checkIntervalMs,
+        },
       },
       () => resolve(s),
     );
   });
   if ('requestTimeout' in server) {
-    // Slow-drip bodies and idle keep-alive sockets are cut instead of holding a connection forever.
-    server.requestTimeout = 60_000;
-    server.headersTimeout = 15_000;
+    // Slow-drip bodies are cut instead of holding a connection forever: the bound is past the ticket
+    // upload's own (UPLOAD_TIMEOUT_MS), so that route answers first, in the envelope. What Node refuses
+    // itself (this timeout, unparseable HTTP) is answered in the envelope too.
+    server.requestTimeout = requestTimeoutMs(deps.config.uploadTimeoutMs);
+    server.headersTimeout = SERVER_TIMEOUTS.headersMs;
+    server.on('clientError', answerClientError(deps.logger));
   }
   if (deps.config.workersEnabled) {
     deps.worker.start();

@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestTimeoutMs, SERVER_TIMEOUTS } from '../server.ts';
+import { startTestServer } from '../testing/test-app.ts';
+import { answerClientError } from './client-error.ts';
+
+/** Sends raw bytes and reads everything until the server closes the connection. */
+function exchange(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+function parse(response: string) {
+  const [head, body] = response.split('\r\n\r\n');
+  const [statusLine, ...headerLines] = head!.split('\r\n');
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body!) };
+}
+
+describe('what the HTTP server refuses below the app', () => {
+  let server: Server;
+  let port: number;
+  const logged: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    server = createServer({ connectionsCheckingInterval: 50 }, (req, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    server.requestTimeout = 300;
+    server.headersTimeout = 300;
+    server.on(
+      'clientError',
+      answerClientError(pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) })),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('a body that stops arriving: 408 REQUEST_TIMEOUT in the envelope, with a request id, then closed', async () => {
+    const response = parse(
+      await exchange(port, 'POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"name":'),
+    );
+    expect(response.status).toBe(408);
+    expect(response.headers['content-type']).toBe('application/json; charset=UTF-8');
+    expect(response.headers.connection).toBe('close');
+    const requestId = response.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'REQUEST_TIMEOUT', message: expect.any(String), requestId },
+    });
+    expect(logged).toContainEqual(expect.objectContaining({ requestId, status: 408 }));
+  });
+
+  it('bytes that are not HTTP: 400 VALIDATION_ERROR in the envelope', async () => {
+    const response = parse(await exchange(port, 'HELLO THERE\r\n\r\n'));
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe("the app server's request bound", () => {
+  it('lies past the ticket upload bound, so the upload route answers a slow upload itself', async () => {
+    expect(requestTimeoutMs(120_000)).toBe(120_000 + SERVER_TIMEOUTS.pastUploadMs);
+    expect(requestTimeoutMs(1_000)).toBe(SERVER_TIMEOUTS.minRequestMs);
+    const t = await startTestServer({ env: { UPLOAD_TIMEOUT_MS: '300000' } });
+    try {
+      const server = t.server.server as Server;
+      expect(server.requestTimeout).toBe(300_000 + SERVER_TIMEOUTS.pastUploadMs);
+      expect(server.listenerCount('clientError')).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
