@@ -235,7 +235,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   UPLOAD_TIMEOUT_MS: ['longest time a ticket upload (multipart body) may take to arrive', '`120000`'],
   LOG_LEVEL: ['pino level', '`info`'],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
-  WORKERS_ENABLED: ['`false` runs no queue workers in this instance', 'enabled'],
+  WORKERS_ENABLED: ['`false` runs no queue workers (nor the housekeeping) in this instance', 'enabled'],
   QUEUE_LEASE_MS: [
     "lease of a claimed job, renewed while it runs: a crashed worker's job runs again after it",
     'each queue its own (60–120 s)',
