@@ -27,11 +27,16 @@ export const URGENCIES = ['low', 'medium', 'high', 'critical'] as const;
 
 /** The multipart upload of a ticket, enforced while the body streams in. */
 export const UPLOAD_LIMITS = {
-  /** Files in the repeated `attachments` field; the next one is refused with 400. */
+  /**
+   * Files (with at least one byte) in the repeated `attachments` field; the next one is refused with
+   * 400. A browser's empty file input (no name, no bytes) is ignored and not counted here.
+   */
   maxFiles: 5,
-  /** One file; a larger one ends the upload with 413. */
+  /** File parts of any kind, empty browser inputs included; the next one is refused with 400. */
+  maxFileParts: 10,
+  /** One file may have exactly this many bytes; one byte more ends the upload with 413. */
   maxFileBytes: 10 * MB,
-  /** All files together; more ends the upload with 413. */
+  /** All files together may have exactly this many bytes; one byte more ends the upload with 413. */
   maxTotalFileBytes: 25 * MB,
   /** Text fields: how many, and the size of one (the description is the longest). */
   maxFields: 20,

@@ -60,7 +60,8 @@ function isPlainText(bytes: Buffer): boolean {
 
 /**
  * Reads a multipart/form-data body while it streams in, enforcing UPLOAD_LIMITS as bytes arrive: the
- * sixth file (400), a file over the per-file size or files over the total (413), a file whose bytes
+ * sixth file with bytes or too many file parts (400; a browser's empty file input is ignored but
+ * counts as a part), a file over the per-file size or files over the total (413), a file whose bytes
  * are not an allowed type (415), too many or too long fields (400), a body that stalls or never ends
  * (408). The first violation ends the read at once; nothing has been stored at that point. Errors
  * carry `Connection: close` because the unread rest of the body makes the connection unusable.
@@ -83,6 +84,9 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   const pending: Promise<void>[] = [];
   let totalFileBytes = 0;
   let failure: ApiError | null = null;
+  /** File parts seen, empty ones included (their order); bounded by busboy (`maxFileParts`). */
+  let filePartCount = 0;
+  /** Files with at least one byte: these count toward `maxFiles`. */
   let fileCount = 0;
 
   let parser: busboy.Busboy;
@@ -91,8 +95,12 @@ export async function readMultipart(request: Request, options: UploadOptions): P
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       limits: {
-        files: UPLOAD_LIMITS.maxFiles,
-        fileSize: UPLOAD_LIMITS.maxFileBytes,
+        // busboy's own count includes a browser's empty file input, which is ignored: it bounds the
+        // file parts, and files with bytes are counted below against `maxFiles`.
+        files: UPLOAD_LIMITS.maxFileParts,
+        // busboy emits 'limit' once a file REACHES `fileSize` bytes: one more than the limit, so a
+        // file of exactly `maxFileBytes` passes and 'limit' means the limit was exceeded.
+        fileSize: UPLOAD_LIMITS.maxFileBytes + 1,
         fields: UPLOAD_LIMITS.maxFields,
         fieldSize: UPLOAD_LIMITS.maxFieldBytes,
         parts: UPLOAD_LIMITS.maxParts,
@@ -117,7 +125,8 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   });
 
   parser.on('file', (name, stream, info) => {
-    const position = ++fileCount;
+    const part = ++filePartCount;
+    let position = 0; // among the files with bytes, set when the first byte arrives
     // A body that ends inside a file part destroys the file stream with busboy's error: without a
     // listener that error is uncaught and takes the process down. The parser's own error handler
     // records the failure.
@@ -150,6 +159,13 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     };
     stream.on('data', (chunk: Buffer) => {
       if (failure) return;
+      if (position === 0 && chunk.length > 0) {
+        position = ++fileCount;
+        if (fileCount > UPLOAD_LIMITS.maxFiles) {
+          setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`));
+          return;
+        }
+      }
       size += chunk.length;
       totalFileBytes += chunk.length;
       if (totalFileBytes > UPLOAD_LIMITS.maxTotalFileBytes) {
@@ -181,7 +197,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
           const original = info.filename ?? '';
           if (size === 0) {
             setFailure(
-              fail('VALIDATION_ERROR', `${sanitizeFileName(original, position)}: the file is empty.`),
+              fail('VALIDATION_ERROR', `${sanitizeFileName(original, fileCount + 1)}: the file is empty.`),
             );
             return resolve();
           }
@@ -202,7 +218,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
               return resolve();
             }
             files.push({
-              position,
+              position: part, // renumbered 1..n below
               originalName: original.slice(0, 1000),
               filename: withExtension(safeName, extensions),
               declaredType: info.mimeType ? info.mimeType.slice(0, 200) : null,
@@ -217,7 +233,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   });
 
   parser.on('filesLimit', () =>
-    setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`)),
+    setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFileParts} file parts may be sent.`)),
   );
   parser.on('fieldsLimit', () =>
     setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFields} fields may be sent.`)),

@@ -51,6 +51,29 @@ function ticketForm(fields: Record<string, string | undefined> = {}, files: File
   return form;
 }
 
+/** A PNG of exactly `size` bytes (a real header, then zeros). */
+function pngOfSize(size: number): Buffer {
+  return Buffer.concat([SAMPLE_FILES.png, Buffer.alloc(size - SAMPLE_FILES.png.length)]);
+}
+
+/**
+ * The form as multipart bytes with, at the end, the part a browser sends for a file input left empty:
+ * `filename=""`, `application/octet-stream`, no bytes (fetch's FormData would drop the `filename=""`).
+ */
+async function withEmptyBrowserInput(form: FormData, count = 1) {
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type')!;
+  const boundary = /boundary=(.+)$/.exec(contentType)![1]!;
+  const bytes = Buffer.from(await encoded.arrayBuffer());
+  const closing = Buffer.from(`--${boundary}--\r\n`);
+  expect(bytes.subarray(-closing.length).equals(closing)).toBe(true);
+  const empty =
+    `--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename=""\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n\r\n';
+  const body = Buffer.concat([bytes.subarray(0, -closing.length), Buffer.from(empty.repeat(count)), closing]);
+  return { body, contentType };
+}
+
 interface ErrorBody {
   success: false;
   error: { code: string; message: string };
@@ -68,6 +91,14 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
       method: 'POST',
       headers: { 'x-forwarded-for': freshIp() },
       body: form,
+    });
+
+  /** A multipart body built by hand (for parts fetch's FormData cannot express). */
+  const postRaw = (body: Buffer, contentType: string) =>
+    fetch(`${app.url}/api/support/tickets`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'x-forwarded-for': freshIp() },
+      body: new Uint8Array(body),
     });
 
   /** The request must be refused with this status and code, and leave no ticket, blob or attachment. */
@@ -157,6 +188,80 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
       bytes: SAMPLE_FILES.png,
     }));
     expect((await post(ticketForm({}, files))).status).toBe(200);
+  });
+
+  it("five files and a browser's empty file input: the empty part is ignored, not counted", async () => {
+    const files = Array.from({ length: UPLOAD_LIMITS.maxFiles }, (_, i) => ({
+      name: `shot-${i}.png`,
+      bytes: SAMPLE_FILES.png,
+    }));
+    const { body, contentType } = await withEmptyBrowserInput(ticketForm({}, files));
+    const res = await postRaw(body, contentType);
+    const answer = (await res.json()) as { ticketId: string };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    const ticket = await getTicket(app.deps.db, answer.ticketId);
+    expect(ticket?.attachments.map((a) => a.filename)).toEqual(files.map((f) => f.name));
+  });
+
+  it("a sixth real file → 400 even with a browser's empty file input; too many file parts → 400", async () => {
+    const before = await snapshot();
+    const six = Array.from({ length: UPLOAD_LIMITS.maxFiles + 1 }, (_, i) => ({
+      name: `shot-${i}.png`,
+      bytes: SAMPLE_FILES.png,
+    }));
+    const sixth = await withEmptyBrowserInput(ticketForm({}, six));
+    const res = await postRaw(sixth.body, sixth.contentType);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.message).toBe(
+      `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`,
+    );
+    // Empty parts are bounded too: one more file part than maxFileParts is refused.
+    const empties = await withEmptyBrowserInput(ticketForm(), UPLOAD_LIMITS.maxFileParts + 1);
+    await expectRefused(await postRaw(empties.body, empties.contentType), 400, 'VALIDATION_ERROR');
+    await expectNothingStored(before);
+  });
+
+  it('a file of exactly the per-file size is accepted', async () => {
+    const exact = pngOfSize(UPLOAD_LIMITS.maxFileBytes);
+    const res = await post(ticketForm({}, [{ name: 'exact.png', bytes: exact, type: 'image/png' }]));
+    const answer = (await res.json()) as { ticketId: string };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    const ticket = await getTicket(app.deps.db, answer.ticketId);
+    expect(ticket?.attachments.map((a) => a.size)).toEqual([UPLOAD_LIMITS.maxFileBytes]);
+  });
+
+  it('a file of the per-file size + 1 byte → 413 PAYLOAD_TOO_LARGE, nothing stored', async () => {
+    const before = await snapshot();
+    const over = pngOfSize(UPLOAD_LIMITS.maxFileBytes + 1);
+    const res = await post(ticketForm({}, [{ name: 'over.png', bytes: over, type: 'image/png' }]));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorBody).error.message).toBe(
+      `over.png: a file may be at most ${UPLOAD_LIMITS.maxFileBytes} bytes.`,
+    );
+    await expectNothingStored(before);
+  });
+
+  it('files of exactly the total size are accepted; one byte more → 413', async () => {
+    const before = await snapshot();
+    const rest = UPLOAD_LIMITS.maxTotalFileBytes - 2 * UPLOAD_LIMITS.maxFileBytes;
+    const files = (last: number) => [
+      { name: 'a.png', bytes: pngOfSize(UPLOAD_LIMITS.maxFileBytes) },
+      { name: 'b.png', bytes: pngOfSize(UPLOAD_LIMITS.maxFileBytes) },
+      { name: 'c.png', bytes: pngOfSize(last) },
+    ];
+    const over = await post(ticketForm({}, files(rest + 1)));
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as ErrorBody).error.message).toBe(
+      `The attachments together exceed ${UPLOAD_LIMITS.maxTotalFileBytes} bytes.`,
+    );
+    await expectNothingStored(before);
+
+    const exact = await post(ticketForm({}, files(rest)));
+    const answer = (await exact.json()) as { ticketId: string };
+    expect(exact.status, JSON.stringify(answer)).toBe(200);
+    const ticket = await getTicket(app.deps.db, answer.ticketId);
+    const sizes = ticket?.attachments.map((a) => a.size) ?? [];
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(UPLOAD_LIMITS.maxTotalFileBytes);
   });
 
   it('a file over the per-file size → 413 PAYLOAD_TOO_LARGE, nothing stored', async () => {
