@@ -18,7 +18,7 @@ import { postsRoutes } from './features/posts/routes.ts';
 import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
-import { bodyLimiter } from './http/body.ts';
+import { bodyLimiter, JSON_ONLY_MESSAGE } from './http/body.ts';
 import { answerPreflight } from './http/cors.ts';
 import { type Dispatch, withEdge } from './http/edge.ts';
 import type { AppEnv, RequestEnv } from './http/env.ts';
@@ -69,10 +69,13 @@ export function createApp(deps: Dependencies) {
     if (error instanceof ApiError) return error;
     if (error instanceof HTTPException) {
       const code = HTTP_STATUS_CODES[error.status] ?? 'INTERNAL_ERROR';
+      // The documented routes' media-type gate: every route it guards reads JSON only.
       const message =
         code === 'VALIDATION_ERROR' && /json/i.test(error.message)
           ? 'The request body is not valid JSON.'
-          : error.message || 'The request could not be handled.';
+          : code === 'UNSUPPORTED_MEDIA_TYPE'
+            ? JSON_ONLY_MESSAGE
+            : error.message || 'The request could not be handled.';
       return new ApiError(code, message);
     }
     return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side; please try again.');

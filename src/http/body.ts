@@ -42,10 +42,12 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(value.trim());
 }
 
+export const JSON_ONLY_MESSAGE = 'The request body must be sent as application/json.';
+
 /** A JSON route's guard: 415 for a body sent as anything but JSON. */
 export const requireJson: MiddlewareHandler<AppEnv> = async function requireJson(c, next) {
   if (!isJsonContentType(c.req.header('content-type'))) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as application/json.');
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY_MESSAGE);
   }
   await next();
 };

@@ -175,6 +175,38 @@ describe('request validation (400 invalid_request)', () => {
     await expectAiError(await post(offline, path, body, headers), 400, 'invalid_request');
   });
 
+  it.each([
+    ['/api/ai/recommend-plan', { message: 'hi', fields: ['a'] }, 'fields must be an object.'],
+    ['/api/ai/refine', { message: 'hi', locale: 5 }, 'locale must be a string.'],
+    [
+      '/api/ai/recommend-plan',
+      { message: 'hi', fields: { features: 'a' } },
+      'fields.features must be an array of strings.',
+    ],
+  ])('says what is wrong with %s %j in a sentence', async (path, body, message) => {
+    const answer = await expectAiError(await post(offline, path, body), 400, 'invalid_request');
+    expect(answer.error.message).toBe(message);
+  });
+
+  it('a Content-Type that is not JSON is named in a sentence', async () => {
+    for (const type of ['text/plain', 'application/json ;charset=utf-8']) {
+      const res = await post(offline, '/api/ai/refine', { message: 'hi' }, { 'content-type': type });
+      const answer = await expectAiError(res, 400, 'invalid_request');
+      expect(answer.error.message).toBe('The request body must be sent as application/json.');
+    }
+  });
+
+  it('answers never quote a lone surrogate or a control character; a message of only those is empty', async () => {
+    for (const path of ['/api/ai/recommend-plan', '/api/ai/refine']) {
+      const res = await post(offline, path, '{"message":"hello \\ud800 world \\u0000 our \\udfff shop"}');
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(text).not.toMatch(/\\ud[89a-f][0-9a-f]{2}|\\u00[01][0-9a-f]/i);
+      expect(JSON.stringify(JSON.parse(text)).isWellFormed()).toBe(true);
+      await expectAiError(await post(offline, path, '{"message":"\\u0000\\u0007 "}'), 400, 'invalid_request');
+    }
+  });
+
   it('names the missing message in a sentence', async () => {
     const body = await expectAiError(await post(offline, '/api/ai/refine', {}), 400, 'invalid_request');
     expect(body.error.message).toBe('message is required and must be a string.');

@@ -6,6 +6,7 @@ import type { ErrorStyle } from '../../app.ts';
 import { requireJson } from '../../http/body.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { describeIssue } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
 import { AI_LIMITS, AI_RATE } from './limits.ts';
@@ -54,12 +55,11 @@ export const aiErrorStyle: ErrorStyle = {
   },
 };
 
-function describeIssue(error: ZodError): string {
+function describeAiError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request is invalid.';
   if (issue.path.length === 0) return 'The request body must be a JSON object.';
-  const name = issue.path.join('.');
-  return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+  return describeIssue(issue);
 }
 
 const errorResponses = {
@@ -159,7 +159,7 @@ async function callingModel<T>(c: Context<AppEnv>, fn: () => Promise<T>): Promis
 export function aiRoutes() {
   const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw new ApiError('VALIDATION_ERROR', describeIssue(result.error));
+      if (!result.success) throw new ApiError('VALIDATION_ERROR', describeAiError(result.error));
     },
   });
   return router

@@ -18,9 +18,22 @@ const requiredString = (name: string) =>
       issue.input === undefined ? `${name} is required and must be a string.` : `${name} must be a string.`,
   });
 
-/** `message`: 1–2000 characters once trimmed (the handler trims). */
+/**
+ * The visitor's message as the routes use it: lone UTF-16 surrogates (which no JSON reader downstream
+ * accepts) become U+FFFD, control characters other than tab and line breaks go, and it is trimmed.
+ * Answers quote the visitor, so this is what they can quote.
+ */
+export function visitorMessage(raw: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  return raw
+    .toWellFormed()
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .trim();
+}
+
+/** `message`: 1–2000 characters once cleaned and trimmed (`visitorMessage`). */
 const message = requiredString('message')
-  .refine((value) => value.trim().length > 0, { error: 'message must not be empty.' })
+  .refine((value) => visitorMessage(value).length > 0, { error: 'message must not be empty.' })
   .refine((value) => value.trim().length <= L.messageMax, {
     error: `message must be at most ${L.messageMax} characters.`,
   })

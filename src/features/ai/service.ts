@@ -15,7 +15,7 @@ import {
   refineFallback,
 } from './postprocess.ts';
 import { recommendPrompt, refinePrompt } from './prompts.ts';
-import type { RecommendFields } from './schemas.ts';
+import { type RecommendFields, visitorMessage } from './schemas.ts';
 
 /** What the AI logic needs; it knows nothing of HTTP (the routes map LlmError to 502). */
 export interface AiContext {
@@ -33,7 +33,7 @@ export interface RecommendInput {
 
 /** recommend-plan: the model (or the offline engine), then every server-side rule. Throws LlmError. */
 export async function recommendPlan(input: RecommendInput, ctx: AiContext): Promise<RecommendResponse> {
-  const message = input.message.trim();
+  const message = visitorMessage(input.message);
   const language = normalizeLocale(input.locale);
   const fields = input.fields ?? undefined;
   const facts = fields
@@ -80,7 +80,7 @@ export async function refineMessage(
   input: { message: string; locale?: string | null },
   ctx: AiContext,
 ): Promise<RefineResponse> {
-  const message = input.message.trim();
+  const message = visitorMessage(input.message);
   const language = normalizeLocale(input.locale);
   if (!ctx.llm) {
     const raw = (await offlineEngine()).offlineRefine(message, language);
