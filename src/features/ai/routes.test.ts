@@ -299,6 +299,20 @@ describe('offline engine through the routes', () => {
     expect((await res.json()).recommendedPath).toBe('Custom');
   });
 
+  it('reads a labelled answer as its value: "Goal: …" is the goal, "Goal: N/A" nothing', async () => {
+    const refine = async (message: string, locale = 'en') =>
+      RefineResponseSchema.parse(await (await post(offline, '/api/ai/refine', { message, locale })).json())
+        .sections;
+    expect(await refine('Goal: cut processing time by 50%')).toEqual([
+      { key: 'goal', items: ['Cut processing time by 50%'] },
+    ]);
+    expect(await refine('features: none mentioned; goal: N/A; audience: TBD; style: -')).toEqual([]);
+    expect(await refine('Objetivo: vender más en línea. Presupuesto: bajo.', 'es')).toContainEqual({
+      key: 'constraints',
+      items: ['Presupuesto: bajo'],
+    });
+  });
+
   it.each([
     ['?', 'en'],
     ['a', 'en'],

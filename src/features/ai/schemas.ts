@@ -24,12 +24,11 @@ const requiredString = (name: string) =>
  * Answers quote the visitor, so this is what they can quote.
  */
 export function visitorMessage(raw: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  return raw
-    .toWellFormed()
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
-    .trim();
+  return raw.toWellFormed().replace(CONTROL_CHARACTERS, '').trim();
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** `message`: 1–2000 characters once cleaned and trimmed (`visitorMessage`). */
 const message = requiredString('message')

@@ -1,5 +1,5 @@
 import { type Analysis, analyze, type Hit } from './analyze.ts';
-import { fold, trimLeadIn } from './text.ts';
+import { fold, isPlaceholder, trimLeadIn } from './text.ts';
 import type {
   Confidence,
   Industry,
@@ -83,11 +83,10 @@ export function offlineRefine(message: string, language: Language): OfflineRefin
   const sections = SECTION_KEYS.map((key) => ({
     key,
     items: unique(
-      a.sections[key].map((hit) =>
-        PHRASE_SECTIONS.has(key)
-          ? phrase(a.message, hit, language)
-          : trimLeadIn(a.fragments[hit.fragment]?.text ?? hit.text),
-      ),
+      a.sections[key].flatMap((hit) => {
+        const item = PHRASE_SECTIONS.has(key) ? phrase(a.message, hit, language) : fragmentItem(a, hit, key);
+        return item === null ? [] : [item];
+      }),
     ),
   })).filter((s) => s.items.length > 0);
   return {
@@ -99,6 +98,24 @@ export function offlineRefine(message: string, language: Language): OfflineRefin
 }
 
 /** Sections whose items are the short phrase that matched rather than the whole clause. */
+/**
+ * The fragment a hit is in, as an item. Fragments split at colons, so in "Goal: cut processing time"
+ * the cue hits the label: its item is what follows the label ("cut processing time"; a placeholder
+ * there, "Goal: N/A", is dropped by the post-processing).
+ */
+function fragmentItem(a: Analysis, hit: Hit, key: SectionKey): string | null {
+  const fragment = a.fragments[hit.fragment];
+  if (!fragment) return hit.text;
+  const next = a.fragments[hit.fragment + 1];
+  const isLabel = next && a.message[fragment.end] === ':' && fragment.text.split(/\s+/).length <= 3;
+  if (!isLabel) return trimLeadIn(fragment.text);
+  if (isPlaceholder(next.text)) return null;
+  // A short value needs its label to mean something ("Budget: low"); the goal section names its own.
+  return key !== 'goal' && next.text.split(/\s+/).length <= 2
+    ? `${fragment.text}: ${next.text}`
+    : trimLeadIn(next.text);
+}
+
 const PHRASE_SECTIONS = new Set<SectionKey>(['service', 'industry', 'features', 'audience', 'style']);
 
 type Dimension = 'goal' | 'audience' | 'features' | 'timeline' | 'budget' | 'industry';

@@ -109,3 +109,19 @@ const NEGATION = /\b(?:not|no|nothing|without|never|nada|sin|ni|nunca)\s+(?:\w+\
 export function negatedAt(folded: string, index: number): boolean {
   return NEGATION.test(folded.slice(Math.max(0, index - 24), index));
 }
+
+/** Text that stands for nothing (a model's or a form's filler); the post-processing drops it. */
+const PLACEHOLDER = new RegExp(
+  `^(?:${[
+    'none|none mentioned|none specified|none provided|nothing|nothing mentioned|no|nil|null|undefined|unknown|n ?a|na|tbd|tbc|to be determined|to be confirmed|not specified|not mentioned|not provided|not applicable|not available|not stated|no information|no info|no details|unspecified|pending|todo|placeholder|example|sample|string|text|lorem ipsum.*|x+|etc',
+    'ninguno|ninguna|ningun|ninguno mencionado|ninguna mencionada|nada|nada mencionado|no aplica|no disponible|no especificado|no especificada|no mencionado|no mencionada|no indicado|no proporcionado|sin informacion|sin datos|sin especificar|desconocido|desconocida|por definir|por determinar|pendiente|n d|nd|ejemplo|texto',
+  ].join('|')})$`,
+);
+
+/** "none mentioned", "N/A", "TBD", "—", "ninguno", "por definir", "<signal>", "[item]"… */
+export function isPlaceholder(text: string): boolean {
+  if (text.length > 60) return /^\s*lorem ipsum/i.test(text); // every placeholder is short
+  if (/^\s*[<[{(].*[>\]})]\s*$/.test(text)) return true; // template slots such as <signal> or [item]
+  const folded = fold(text).replace(/\s+/g, ' ').trim();
+  return folded === '' || PLACEHOLDER.test(folded);
+}
