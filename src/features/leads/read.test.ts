@@ -64,6 +64,12 @@ describe.each(engines)('reading leads on %s', (engine) => {
     }
   });
 
+  it('a lead id in upper case is the same lead (UUIDs are case-insensitive)', async () => {
+    const res = await get(`/api/leads/${ids[2]!.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { lead: { id: string } }).lead.id).toBe(ids[2]);
+  });
+
   it('GET /api/leads/:id returns one lead; unknown ids are 404', async () => {
     const res = await get(`/api/leads/${ids[2]}`);
     expect(res.status).toBe(200);

@@ -166,5 +166,7 @@ export const LeadIdParam = z.object({
   id: z
     .string()
     .max(64)
+    // Lead ids are UUIDs, written lower-case; a UUID is the same id in either case.
+    .transform((id) => id.toLowerCase())
     .openapi({ param: { name: 'id', in: 'path' }, example: '6f1c2e58-0a0b-4e8a-9b1e-2f0a4c1d9e77' }),
 });

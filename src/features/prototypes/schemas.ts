@@ -6,6 +6,8 @@ export const LeadIdParams = z.object({
     .string()
     .min(1)
     .max(128)
+    // Lead ids are UUIDs, written lower-case; a UUID is the same id in either case.
+    .transform((id) => id.toLowerCase())
     .openapi({
       param: { name: 'id', in: 'path' },
       description: 'The lead id (UUID)',
