@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { type App, createApp } from './app.ts';
 import type { Dependencies } from './dependencies.ts';
+import { AI_PREFIX } from './features/ai/routes.ts';
 import { answerClientError } from './http/client-error.ts';
 import { EdgeServerResponse } from './http/edge-response.ts';
 
@@ -49,11 +50,11 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
   });
   if ('requestTimeout' in server) {
     // Slow-drip bodies are cut instead of holding a connection forever: the bound is past the ticket
-    // upload's own (UPLOAD_TIMEOUT_MS), so that route answers first, in the envelope. What Node refuses
-    // itself (this timeout, unparseable HTTP) is answered in the envelope too.
+    // upload's own (UPLOAD_TIMEOUT_MS), so that route answers first. Past it, the answer is still in
+    // the envelope of the request's path (src/http/client-error.ts).
     server.requestTimeout = requestTimeoutMs(deps.config.uploadTimeoutMs);
     server.headersTimeout = SERVER_TIMEOUTS.headersMs;
-    server.on('clientError', answerClientError(deps.logger));
+    server.on('clientError', answerClientError(deps.logger, { aiPrefix: AI_PREFIX }));
   }
   if (deps.config.workersEnabled) {
     deps.worker.start();

@@ -43,19 +43,17 @@ describe('what the HTTP server refuses below the app', () => {
     });
     server.requestTimeout = 300;
     server.headersTimeout = 300;
-    server.on(
-      'clientError',
-      answerClientError(pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) })),
-    );
+    const logger = pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    server.on('clientError', answerClientError(logger, { aiPrefix: '/api/ai/' }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+  const stalled = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"name":`;
+
   it('a body that stops arriving: 408 REQUEST_TIMEOUT in the envelope, with a request id, then closed', async () => {
-    const response = parse(
-      await exchange(port, 'POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"name":'),
-    );
+    const response = parse(await exchange(port, stalled('/api/contact')));
     expect(response.status).toBe(408);
     expect(response.headers['content-type']).toBe('application/json; charset=UTF-8');
     expect(response.headers.connection).toBe('close');
@@ -68,10 +66,19 @@ describe('what the HTTP server refuses below the app', () => {
     expect(logged).toContainEqual(expect.objectContaining({ requestId, status: 408 }));
   });
 
-  it('bytes that are not HTTP: 400 VALIDATION_ERROR in the envelope', async () => {
-    const response = parse(await exchange(port, 'HELLO THERE\r\n\r\n'));
+  it('under the AI prefix, in the AI envelope: 400 invalid_request, no-store', async () => {
+    const response = parse(await exchange(port, stalled('/api/ai/refine')));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.body).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+  });
+
+  it("bytes that are not HTTP get Node's own bare 400, headers over 16 KiB its 431", async () => {
+    expect(await exchange(port, 'HELLO THERE\r\n\r\n')).toBe(
+      'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
+    );
+    const huge = await exchange(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge.startsWith('HTTP/1.1 431 ')).toBe(true);
   });
 });
 
