@@ -299,6 +299,14 @@ describe('offline engine through the routes', () => {
     expect((await res.json()).recommendedPath).toBe('Custom');
   });
 
+  it('summarises a long message in one of its sentences, the first that says what is wanted', async () => {
+    const res = await post(offline, '/api/ai/refine', {
+      message:
+        'Hi! We need a new website for our dental clinic. It should look modern. Patients must book online. Budget is tight.',
+    });
+    expect((await res.json()).summary).toBe('We need a new website for our dental clinic.');
+  });
+
   it('reads a labelled answer as its value: "Goal: …" is the goal, "Goal: N/A" nothing', async () => {
     const refine = async (message: string, locale = 'en') =>
       RefineResponseSchema.parse(await (await post(offline, '/api/ai/refine', { message, locale })).json())

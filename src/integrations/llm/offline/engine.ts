@@ -90,7 +90,7 @@ export function offlineRefine(message: string, language: Language): OfflineRefin
     ),
   })).filter((s) => s.items.length > 0);
   return {
-    summary: a.message.replace(/\s+/g, ' ').trim(),
+    summary: summarySentence(a),
     sections,
     suggestions: missing(a, language).map((key) => t.suggestion[key]),
     fields: a.fields,
@@ -98,6 +98,29 @@ export function offlineRefine(message: string, language: Language): OfflineRefin
 }
 
 /** Sections whose items are the short phrase that matched rather than the whole clause. */
+/**
+ * Refine's summary, "one short sentence" of the visitor's own: the first sentence in which the
+ * analysis found something (a service, a feature, an audience…), else the first of three words or
+ * more ("Hi!" is not a summary), else the whole message. Whitespace is collapsed.
+ */
+function summarySentence(a: Analysis): string {
+  const sentences: { start: number; end: number }[] = [];
+  let start = 0;
+  for (const boundary of a.message.matchAll(/[.!?]+(?=\s|$)|\n+/g)) {
+    const end = boundary.index + boundary[0].length;
+    if (a.message.slice(start, end).trim() !== '') sentences.push({ start, end });
+    start = end;
+  }
+  if (a.message.slice(start).trim() !== '') sentences.push({ start, end: a.message.length });
+  const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+  if (sentences.length <= 1) return collapse(a.message);
+  const hits = Object.values(a.sections).flat();
+  const chosen =
+    sentences.find((s) => hits.some((h) => h.start >= s.start && h.start < s.end)) ??
+    sentences.find((s) => collapse(a.message.slice(s.start, s.end)).split(' ').length >= 3);
+  return collapse(chosen ? a.message.slice(chosen.start, chosen.end) : a.message);
+}
+
 /**
  * The fragment a hit is in, as an item. Fragments split at colons, so in "Goal: cut processing time"
  * the cue hits the label: its item is what follows the label ("cut processing time"; a placeholder
