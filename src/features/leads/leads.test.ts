@@ -417,6 +417,23 @@ describe.each(engines)('filter switches on %s', (engine) => {
     }
   });
 
+  it("a wrong CAPTCHA_SECRET (siteverify: invalid-input-secret) → 502, not the visitor's fault", async () => {
+    const ctx = await leadsApp(engine, {
+      CAPTCHA_SECRET: 'not-the-secret',
+      CAPTCHA_VERIFY_URL: `${world.siteverify.url}/siteverify`,
+      TRUST_PROXY: 'xff',
+    });
+    try {
+      const res = await postLead(ctx, submission({ recaptchaToken: 'ok-token' }));
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('EXTERNAL_SERVICE_ERROR');
+      const list = (await (await ctx.app.request('/api/leads')).json()) as { total: number };
+      expect(list.total).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('an unreachable CAPTCHA service → 502, nothing stored', async () => {
     const ctx = await leadsApp(engine, {
       CAPTCHA_SECRET: 's',

@@ -15,6 +15,19 @@ export interface CaptchaVerifier {
 
 export const CAPTCHA_TIMEOUT_MS = 5000;
 
+/**
+ * siteverify's error codes that blame the site or the verifier, not the token (reCAPTCHA, Turnstile
+ * and hCaptcha spellings): the secret is missing or wrong, the request was malformed, or the
+ * verifier failed internally.
+ */
+const SERVICE_SIDE_CODES = new Set([
+  'missing-input-secret',
+  'invalid-input-secret',
+  'bad-request',
+  'internal-error',
+  'sitekey-secret-mismatch',
+]);
+
 export class SiteverifyClient implements CaptchaVerifier {
   readonly enforced = true;
   readonly #secret: string;
@@ -53,7 +66,16 @@ export class SiteverifyClient implements CaptchaVerifier {
       };
     }
     if (body.success !== true) {
-      const codes = Array.isArray(body['error-codes']) ? body['error-codes'].join(', ') : 'none';
+      const errorCodes = Array.isArray(body['error-codes']) ? body['error-codes'].map(String) : [];
+      const codes = errorCodes.length > 0 ? errorCodes.join(', ') : 'none';
+      // A wrong secret or a verifier fault is ours, not the visitor's: 502, not "CAPTCHA failed".
+      if (errorCodes.some((code) => SERVICE_SIDE_CODES.has(code))) {
+        return {
+          ok: false,
+          reason: 'unavailable',
+          detail: `siteverify could not check the token (${codes})`,
+        };
+      }
       return { ok: false, reason: 'rejected', detail: `token rejected (${codes})` };
     }
     // reCAPTCHA v3 returns a score; Turnstile and hCaptcha (non-enterprise) do not.
