@@ -205,6 +205,53 @@ describe.each(engines)('e-mail delivery on %s', (engine) => {
     }
   });
 
+  it('a permanent refusal (550) is not retried: the job is dead at once, the outbox says why', async () => {
+    const smtp = await startSmtpStandIn(0, { refuse: (address) => address.endsWith('@nowhere.example') });
+    const ctx = await leadsApp(engine, worldEnv(world, { SMTP_URL: smtp.url }));
+    try {
+      await enqueueEmail(
+        ctx.deps,
+        { to: 'gone@nowhere.example', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' },
+        'test:refused-everywhere',
+      );
+      await ctx.deps.worker.drain(EMAIL_QUEUE);
+      const [row] = (await listOutbox(ctx.deps.db)).messages;
+      expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(row?.lastError).toMatch(/550|No such mailbox/);
+      expect((await emailQueueStatus(ctx.deps)).queue.counts).toMatchObject({ dead: 1, pending: 0 });
+      expect(smtp.messages).toHaveLength(0);
+    } finally {
+      await ctx.close();
+      await smtp.close();
+    }
+  });
+
+  it('a recipient refused while the others are accepted: sent once, the refusal recorded', async () => {
+    const smtp = await startSmtpStandIn(0, { refuse: (address) => address === 'crm@nowhere.example' });
+    const ctx = await leadsApp(engine, worldEnv(world, { SMTP_URL: smtp.url }));
+    try {
+      await enqueueEmail(
+        ctx.deps,
+        {
+          to: 'ana@agency.example',
+          bcc: 'crm@nowhere.example',
+          subject: 'Hi',
+          text: 'Hi',
+          html: '<p>Hi</p>',
+        },
+        'test:refused-bcc',
+      );
+      await ctx.deps.worker.drain(EMAIL_QUEUE);
+      expect(smtp.messages.map((m) => m.envelopeTo)).toEqual([['ana@agency.example']]);
+      const [row] = (await listOutbox(ctx.deps.db)).messages;
+      expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(row?.lastError).toBe('The server refused crm@nowhere.example.');
+    } finally {
+      await ctx.close();
+      await smtp.close();
+    }
+  });
+
   it('other features enqueue their own mail with attachments, once per idempotency key', async () => {
     const ctx = await leadsApp(engine, worldEnv(world));
     try {

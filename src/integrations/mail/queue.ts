@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
 import { getBlob } from '../../db/blob-store.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobQueue, QueueStatus } from '../../queue/job-queue.ts';
 import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
 import type { MailMessage } from './message.ts';
 import { getOutboxByKey, markOutbox, type OutboxStatus, outboxCounts, recordOutbox } from './outbox.ts';
-import type { MailTransport } from './transport.ts';
+import { isPermanentSmtpError, type MailTransport } from './transport.ts';
 
 /**
  * ConfirmationEmailQueue of the spec: every e-mail the service sends goes through it (leads, support,
@@ -29,6 +30,7 @@ export interface MailDeps {
   mail: MailTransport;
   /** Failed sends are counted here (`deps.metrics`) when present. */
   metrics?: { recordOutboundError(service: string): void };
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export function emailQueue(jobs: JobQueue) {
@@ -88,7 +90,7 @@ async function withStoredAttachments(db: Db, message: MailMessage): Promise<Mail
 
 /** The queue's handler: deliver, record the outcome on the outbox row, throw to retry. */
 export function emailQueueDefinition(
-  deps: Pick<MailDeps, 'db' | 'mail' | 'metrics'>,
+  deps: Pick<MailDeps, 'db' | 'mail' | 'metrics' | 'logger'>,
 ): QueueDefinition<EmailJob> {
   return {
     name: EMAIL_QUEUE,
@@ -109,9 +111,13 @@ export function emailQueueDefinition(
         const result = await deps.mail.send(await withStoredAttachments(deps.db, message), {
           messageId: messageIdFor(idempotencyKey, deps.mail.from),
         });
+        // Sent to the others; sending again would repeat it to them, so the refusal is recorded.
+        const refused = result.refused.length > 0 ? `The server refused ${result.refused.join(', ')}.` : null;
+        if (refused) deps.logger?.warn({ idempotencyKey, refused: result.refused }, 'recipients refused');
         await markOutbox(deps.db, idempotencyKey, {
           status: deps.mail.kind === 'smtp' ? 'sent' : 'stored',
           messageId: result.messageId,
+          error: refused,
           attempted: true,
         });
       } catch (error) {
@@ -121,6 +127,11 @@ export function emailQueueDefinition(
           error: error instanceof Error ? error.message : String(error),
           attempted: true,
         });
+        // A 5yz reply (no such mailbox, authentication refused) fails the same way every time: the
+        // job goes dead at once, and the admin can retry it once the cause is fixed.
+        if (isPermanentSmtpError(error)) {
+          throw new PermanentJobError(error instanceof Error ? error.message : String(error));
+        }
         throw error;
       }
     },

@@ -13,14 +13,22 @@ export interface SmtpStandIn {
 /**
  * `delayMs` holds each message that long before accepting it (a slow server: the sender's job stays in
  * flight); a message whose sender disconnected meanwhile is not kept (it was never acknowledged).
+ * `refuse(address)` true answers that recipient `550 5.1.1` (no such mailbox), as a real server does.
  */
-export async function startSmtpStandIn(port = 0, options: { delayMs?: number } = {}): Promise<SmtpStandIn> {
+export async function startSmtpStandIn(
+  port = 0,
+  options: { delayMs?: number; refuse?: (address: string) => boolean } = {},
+): Promise<SmtpStandIn> {
   const messages: SmtpStandIn['messages'] = [];
   const closed = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuse?.(address.address)) return callback();
+      callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }));
+    },
     onClose(session) {
       if (options.delayMs) closed.add(session.id);
     },

@@ -5,8 +5,22 @@ import { addressList, type MailMessage } from './message.ts';
 export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
   readonly from: string;
-  /** Sends the message; throws when the server refused it or could not be reached. */
-  send(message: MailMessage, options: { messageId: string }): Promise<{ messageId: string | null }>;
+  /**
+   * Sends the message; throws when the server refused it or could not be reached. `refused` lists the
+   * recipients the server turned down while accepting the message for the others.
+   */
+  send(message: MailMessage, options: { messageId: string }): Promise<SendResult>;
+}
+
+export interface SendResult {
+  messageId: string | null;
+  refused: string[];
+}
+
+/** An SMTP reply in the 5yz range: permanent (RFC 5321 §4.2.1), so sending again cannot succeed. */
+export function isPermanentSmtpError(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
 }
 
 export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 } as const;
@@ -58,7 +72,11 @@ export class SmtpTransport implements MailTransport {
             },
       ),
     });
-    return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
+    // nodemailer succeeds when at least one recipient was accepted and lists the others here.
+    const refused = (Array.isArray(info.rejected) ? info.rejected : []).map((r: unknown) =>
+      typeof r === 'string' ? r : String((r as { address?: unknown }).address ?? r),
+    );
+    return { messageId: typeof info.messageId === 'string' ? info.messageId : null, refused };
   }
 }
 
@@ -72,8 +90,8 @@ export class OutboxTransport implements MailTransport {
   constructor(from: string) {
     this.from = from;
   }
-  async send() {
-    return { messageId: null };
+  async send(): Promise<SendResult> {
+    return { messageId: null, refused: [] };
   }
 }
 
