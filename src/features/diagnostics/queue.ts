@@ -50,7 +50,11 @@ export function registerDiagnosticsQueue(
       try {
         report = await deps.engine.analyze({ url: job.url, strategy: job.strategy });
       } catch (error) {
-        if (error instanceof PageSpeedError) throw new PermanentJobError(error.message);
+        if (error instanceof PageSpeedError) {
+          if (error.detail)
+            deps.logger.warn({ detail: error.detail, engine: deps.engine.name }, 'analysis failed');
+          throw new PermanentJobError(error.message);
+        }
         deps.logger.error({ err: error, engine: deps.engine.name }, 'diagnostic run failed');
         throw new PermanentJobError('The analysis failed.');
       }

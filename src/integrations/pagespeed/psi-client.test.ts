@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
-import { PageSpeedInsightsEngine } from './psi-client.ts';
+import { PageSpeedInsightsEngine, PSI_UNAVAILABLE } from './psi-client.ts';
 import { PageSpeedError } from './report.ts';
 
 const RECORDED = JSON.parse(readFileSync(new URL('./fixtures/psi-response.json', import.meta.url), 'utf8'));
@@ -133,6 +133,21 @@ describe('PageSpeed Insights client', () => {
     expect(failed).toBeInstanceOf(PageSpeedError);
     expect(failed.permanent).toBe(false);
     expect(failed.message).not.toContain(KEY);
+    expect(failed.message).toBe(PSI_UNAVAILABLE);
+    expect(failed.detail).toBe('HTTP 500: boom key=…');
+
+    // An invalid key or a quota is the operator's business: the visitor is not told Google's words.
+    script = [
+      {
+        status: 400,
+        body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.' } },
+      },
+    ];
+    const invalidKey = await engine()
+      .analyze({ url: 'https://example.com/', strategy: 'mobile' })
+      .catch((e) => e);
+    expect(invalidKey.message).toBe(PSI_UNAVAILABLE);
+    expect(invalidKey.detail).toContain('API key not valid');
 
     const before = psi.requests.length;
     script = [

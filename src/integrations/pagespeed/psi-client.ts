@@ -80,11 +80,18 @@ export class PageSpeedInsightsEngine implements PageSpeedEngine {
       }
       const retryable = response.status === 429 || response.status >= 500;
       if (!retryable || attempt >= maxAttempts) {
-        // 400 means Lighthouse could not load the URL (PSI's FAILED_DOCUMENT_REQUEST and friends).
-        const detail = (body?.error?.message ?? `HTTP ${response.status}`)
+        const detail = `HTTP ${response.status}: ${body?.error?.message ?? 'no message'}`
           .replace(/key=[^&\s]+/g, 'key=…')
-          .slice(0, 200);
-        throw new PageSpeedError(`PageSpeed Insights failed: ${detail}`, { permanent: !retryable });
+          .slice(0, 300);
+        // "Lighthouse returned error: FAILED_DOCUMENT_REQUEST…" is about the visitor's page and is
+        // theirs to read; anything else (an invalid key, a quota, a Google fault) is the operator's.
+        const aboutThePage = /^Lighthouse returned error/i.test(body?.error?.message ?? '');
+        throw new PageSpeedError(
+          aboutThePage
+            ? `PageSpeed Insights failed: ${detail.slice(detail.indexOf(': ') + 2)}`
+            : PSI_UNAVAILABLE,
+          { permanent: !retryable, detail },
+        );
       }
       const retryAfter = Number(response.headers.get('retry-after'));
       const wait =
@@ -95,6 +102,10 @@ export class PageSpeedInsightsEngine implements PageSpeedEngine {
     }
   }
 }
+
+/** What a visitor is told when PageSpeed Insights fails for a reason of ours or Google's. */
+export const PSI_UNAVAILABLE =
+  'PageSpeed Insights could not analyse the page right now; please try again later.';
 
 function backoff(attempt: number, baseMs: number): number {
   return Math.round(baseMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4));

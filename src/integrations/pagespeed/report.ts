@@ -78,8 +78,11 @@ export interface PageSpeedEngine {
 export class PageSpeedError extends Error {
   override name = 'PageSpeedError';
   readonly permanent: boolean;
-  constructor(message: string, options: { permanent?: boolean; cause?: unknown } = {}) {
+  /** What the service said, for the operator's log: `message` is what the visitor is told. */
+  readonly detail: string | null;
+  constructor(message: string, options: { permanent?: boolean; cause?: unknown; detail?: string } = {}) {
     super(message, { cause: options.cause });
     this.permanent = options.permanent ?? false;
+    this.detail = options.detail ?? null;
   }
 }
