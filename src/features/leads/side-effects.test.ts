@@ -149,6 +149,33 @@ describe.each(engines)('CRM sync on %s', (engine) => {
     }
   });
 
+  it('a note created by an attempt whose answer was lost is found, not added twice', async () => {
+    let lost = false;
+    world.pipedrive.fail = (req) => {
+      if (!lost && req.method === 'POST' && req.url.startsWith('/v1/notes')) {
+        lost = true;
+        const body = JSON.parse(req.body) as { content: string; deal_id: number };
+        world.pipedrive.notes.push({ id: 998_000 + world.pipedrive.notes.length, ...body });
+        return true;
+      }
+      return false;
+    };
+    try {
+      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-note') } }));
+      const created = (await res.json()) as { leadId: string };
+      world.pipedrive.fail = () => false;
+      await drainUntil(
+        ctx,
+        CRM_QUEUE,
+        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+      );
+      const [deal] = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
+      expect(world.pipedrive.notes.filter((n) => n.deal_id === deal?.id)).toHaveLength(1);
+    } finally {
+      world.pipedrive.fail = () => false;
+    }
+  });
+
   it('the same e-mail and company reuse the Pipedrive person and organization', async () => {
     const email = uniqueEmail('repeat');
     const company = `Repeat Co ${email}`;

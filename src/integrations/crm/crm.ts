@@ -26,7 +26,10 @@ export interface CrmSyncOptions {
   /** Ids a previous attempt already created: those steps are skipped. */
   known: CrmIds;
   signal: AbortSignal;
-  /** Look for a deal carrying `reference` before creating one (set on retries). */
+  /**
+   * Look for a deal, and then a note on it, carrying `reference` before creating them (set on retries:
+   * an earlier attempt may have created them and lost the answer).
+   */
   searchExistingDeal: boolean;
   /** Called as soon as each object exists, so a later failure does not lose its id. */
   onProgress(ids: Partial<CrmIds>): Promise<void>;

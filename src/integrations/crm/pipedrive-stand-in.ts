@@ -3,7 +3,7 @@ import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../.
 
 /**
  * A local stand-in for Pipedrive's v1 API (tests only): persons, organizations, deals and notes held
- * in memory, search by exact e-mail / name and by title substring, `api_token` checked. `fail` makes
+ * in memory, search by exact e-mail / name and by title substring, a deal's notes listed, `api_token` checked. `fail` makes
  * chosen calls answer 500 (e.g. `() => true` for an outage, or only `POST /v1/notes`).
  */
 export interface PipedriveStandIn {
@@ -60,6 +60,10 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
         return search(state.organizations.filter((o) => o.name.toLowerCase() === term));
       case 'GET /v1/deals/search':
         return search(state.deals.filter((d) => d.title.toLowerCase().includes(term)));
+      case 'GET /v1/notes': {
+        const dealId = Number(url.searchParams.get('deal_id'));
+        return sendJson(res, 200, { success: true, data: state.notes.filter((n) => n.deal_id === dealId) });
+      }
       case 'POST /v1/persons': {
         const email = (body.email as { value: string }[])[0]?.value ?? '';
         const person = {

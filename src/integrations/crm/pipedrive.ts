@@ -14,7 +14,7 @@ interface PipedriveEnvelope<T> {
 }
 
 interface SearchData {
-  items?: { item?: { id?: number } }[];
+  items?: { item?: { id?: number; title?: string } }[];
 }
 
 /** Pipedrive REST API v1 with `api_token` authentication. Every call carries the caller's signal. */
@@ -76,6 +76,31 @@ export class PipedriveClient implements CrmClient {
     return typeof id === 'number' ? id : null;
   }
 
+  /**
+   * The deal whose title carries `reference`. Pipedrive's search is full-text (a partial match may
+   * rank another deal first), so the candidates' titles are checked, not the first one trusted.
+   */
+  async #dealCarrying(reference: string, signal: AbortSignal): Promise<number | null> {
+    const data = await this.#call<SearchData | null>('GET', '/deals/search', signal, {
+      query: { term: reference, fields: 'title', exact_match: 'false', limit: '10' },
+    });
+    const match = data?.items?.find(
+      (entry) => typeof entry.item?.title === 'string' && entry.item.title.includes(reference),
+    );
+    return typeof match?.item?.id === 'number' ? match.item.id : null;
+  }
+
+  /** A note on the deal that carries `reference`: one an earlier attempt created before its answer was lost. */
+  async #noteCarrying(dealId: number, reference: string, signal: AbortSignal): Promise<number | null> {
+    const notes = await this.#call<{ id?: number; content?: string }[] | null>('GET', '/notes', signal, {
+      query: { deal_id: String(dealId), limit: '100' },
+    });
+    const match = (notes ?? []).find(
+      (note) => typeof note.content === 'string' && note.content.includes(reference),
+    );
+    return typeof match?.id === 'number' ? match.id : null;
+  }
+
   async #create(path: string, body: unknown, signal: AbortSignal): Promise<number> {
     const data = await this.#call<{ id?: number } | null>('POST', path, signal, { body });
     if (typeof data?.id !== 'number') throw new CrmError(`Pipedrive POST ${path} returned no id`);
@@ -108,9 +133,7 @@ export class PipedriveClient implements CrmClient {
       await options.onProgress({ personId: ids.personId });
     }
     if (ids.dealId === null) {
-      const existing = options.searchExistingDeal
-        ? await this.#searchId('/deals/search', input.reference, 'title', false, signal)
-        : null;
+      const existing = options.searchExistingDeal ? await this.#dealCarrying(input.reference, signal) : null;
       ids.dealId =
         existing ??
         (await this.#create(
@@ -125,11 +148,17 @@ export class PipedriveClient implements CrmClient {
       await options.onProgress({ dealId: ids.dealId });
     }
     if (ids.noteId === null) {
-      ids.noteId = await this.#create(
-        '/notes',
-        { content: input.noteHtml, deal_id: ids.dealId, person_id: ids.personId },
-        signal,
-      );
+      // On a retry the note may exist already (created, its answer lost): notes are not idempotent.
+      const existing = options.searchExistingDeal
+        ? await this.#noteCarrying(ids.dealId, input.reference, signal)
+        : null;
+      ids.noteId =
+        existing ??
+        (await this.#create(
+          '/notes',
+          { content: input.noteHtml, deal_id: ids.dealId, person_id: ids.personId },
+          signal,
+        ));
       await options.onProgress({ noteId: ids.noteId });
     }
     return ids;
