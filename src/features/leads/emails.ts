@@ -28,6 +28,59 @@ const STEP_LABELS: Record<Lang, Record<keyof LeadSteps, string>> = {
   },
 };
 
+/**
+ * The wizard's values as a reader of each language says them. A value outside the enumerations (a
+ * trusted chat submission may carry one) is humanized instead.
+ */
+const STEP_VALUES: Record<Lang, Record<string, string>> = {
+  en: {
+    b2b: 'B2B',
+    b2c: 'B2C',
+    'seo-services': 'SEO services',
+  },
+  es: {
+    help: 'Ayuda con un proyecto existente',
+    create: 'Crear algo nuevo',
+    advice: 'Asesoría',
+    'development-support': 'Soporte de desarrollo',
+    'infrastructure-scale': 'Infraestructura y escalado',
+    'seo-services': 'Servicios de SEO',
+    'maintenance-plans': 'Planes de mantenimiento',
+    'workflow-automation': 'Automatización de procesos',
+    'build-website': 'Sitio web',
+    'build-application': 'Aplicación',
+    'strategic-consultation': 'Consultoría estratégica',
+    'technical-advisory': 'Asesoría técnica',
+    'dedicated-team': 'Equipo dedicado',
+    technology: 'Tecnología',
+    healthcare: 'Salud',
+    finance: 'Finanzas',
+    education: 'Educación',
+    retail: 'Comercio',
+    manufacturing: 'Manufactura',
+    realEstate: 'Inmobiliaria',
+    hospitality: 'Hotelería y turismo',
+    nonprofit: 'Sin ánimo de lucro',
+    other: 'Otra',
+    b2b: 'B2B',
+    b2c: 'B2C',
+    youngAudience: 'Público joven',
+    specializedProfessionals: 'Profesionales especializados',
+    generalAudience: 'Público general',
+    modernMinimalist: 'Moderno y minimalista',
+    boldColorful: 'Audaz y colorido',
+    elegantSophisticated: 'Elegante y sofisticado',
+    funCreative: 'Divertido y creativo',
+    professionalCorporate: 'Profesional y corporativo',
+    landing: 'Landing page',
+    application: 'Aplicación',
+  },
+};
+
+function stepValue(value: string, lang: Lang): string {
+  return STEP_VALUES[lang][value] ?? humanize(value);
+}
+
 /** `build-website` → `Build website`, `realEstate` → `Real estate`. */
 function humanize(value: string): string {
   const spaced = value
@@ -42,7 +95,7 @@ export function stepRows(steps: LeadSteps, lang: Lang): [string, string][] {
   for (const key of Object.keys(STEP_LABELS[lang]) as (keyof LeadSteps)[]) {
     const value = steps[key];
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
-    const text = Array.isArray(value) ? value.join(', ') : key === 'goal' ? value : humanize(value);
+    const text = Array.isArray(value) ? value.join(', ') : key === 'goal' ? value : stepValue(value, lang);
     rows.push([STEP_LABELS[lang][key], text]);
   }
   return rows;

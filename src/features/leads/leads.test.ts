@@ -94,6 +94,8 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
     expect(confirmation?.html).toContain('More bookings &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(confirmation?.html).not.toContain('<script>');
     expect(confirmation?.html).toContain(created.previewUrl);
+    expect(confirmation?.text).toContain('Audience: B2C');
+    expect(confirmation?.text).toContain('Service: Build website');
     const notification = mailTo('sales@agency.example').find((m) => m.text?.includes(created.leadId));
     expect(notification?.subject).toBe('New lead: Ana García (Hotel <Sol>)');
     expect(notification?.replyTo?.text).toContain(address);
@@ -169,6 +171,27 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
     expect(world.pipedrive.deals.length).toBe(dealsBefore);
     await ctx.deps.worker.drain(EMAIL_QUEUE);
     expect(mailTo(email)).toHaveLength(0);
+  });
+
+  it('a Spanish lead reads its answers in Spanish, and its subject keeps no bidi override', async () => {
+    const email = uniqueEmail('es-values');
+    const res = await postLead(
+      ctx,
+      submission({ personal: { email_address: email, name: 'Lucía\u202Eolleh' }, language: 'es' }),
+    );
+    expect(res.status).toBe(200);
+    await ctx.deps.worker.drain(EMAIL_QUEUE);
+    const [confirmation] = mailTo(email);
+    for (const row of [
+      'Servicio: Sitio web',
+      'Industria: Hotelería y turismo',
+      'Público: B2C',
+      'Estilo: Moderno y minimalista',
+    ]) {
+      expect(confirmation?.text).toContain(row);
+    }
+    const notification = mailTo('sales@agency.example').find((m) => m.text?.includes(email));
+    expect(notification?.subject).toBe('New lead: Lucíaolleh (Hotel Sol)');
   });
 
   it('vendors are stored with status vendor and get a polite decline in their language, no CRM', async () => {

@@ -38,10 +38,20 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
-/** A header value (subject) on one line: CR/LF and other control characters become spaces. */
+/**
+ * A header value (subject) on one line: CR/LF and other control characters become spaces, bidi
+ * overrides go, and it is cut to `max` UTF-16 units between characters.
+ */
 export function headerSafe(value: string, max = 200): string {
-  return value
+  const text = value
     .replace(/\p{Cc}+/gu, ' ')
-    .trim()
-    .slice(0, max);
+    .replace(BIDI_CONTROLS, '')
+    .trim();
+  // Cut between characters, never inside a surrogate pair (which would end the line in U+FFFD).
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
+
+/** Directional overrides and isolates: in a subject they reorder what follows (a spoofing trick). */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
