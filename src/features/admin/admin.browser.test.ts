@@ -324,12 +324,26 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     await page.unroute('**/admin/api/**');
   });
 
+  it('signing out leaves nothing of the signed-in views in the page', async () => {
+    await page.locator('#tabs a[data-tab="leads"]').click();
+    await expect.poll(() => rows().count()).toBe(5);
+    await page.locator('#logout').click();
+    await expect.poll(() => page.locator('#login-view').isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.body.textContent)).not.toContain('Ana García');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.locator('#login-error').isVisible()).toBe(false);
+    await page.locator('#admin-key').fill(ADMIN_KEY);
+    await page.locator('#login-form button[type="submit"]').click();
+    await expect.poll(() => rows().count()).toBe(5);
+  });
+
   it('a key revoked while signed in sends the operator back to sign in', async () => {
     await page.evaluate(() => sessionStorage.setItem('adminApiKey', 'revoked-key'));
     await page.locator('#tabs a[data-tab="queues"]').click();
     await expect.poll(() => page.locator('#login-view').isVisible()).toBe(true);
-    expect(await page.locator('#login-error').textContent()).toContain('not accepted');
+    await expect.poll(() => page.locator('#login-error').textContent()).toContain('not accepted');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => document.body.textContent)).not.toContain('Ana García');
   });
 
   it('is usable on a phone: no sideways scrolling, one card per lead', async () => {

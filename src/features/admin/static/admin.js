@@ -19,7 +19,7 @@ const app = {
   /** Shows an API failure: a wrong or expired key sends the operator back to the sign-in form. */
   fail(error, stateNode) {
     if (error?.kind === 'unauthorized') {
-      signOut(error.message);
+      signOut('expired');
       return;
     }
     showState(stateNode, error?.message ?? 'Something went wrong.', 'error');
@@ -45,8 +45,19 @@ function banner(message, kind = 'error') {
   node.textContent = message ?? '';
 }
 
-function signOut(message) {
+const EXPIRED = 'The admin key was not accepted any more. Sign in again.';
+
+/**
+ * Signing out (or a key the server stopped accepting) reloads the page: nothing a signed-in view
+ * rendered or fetched stays in it. The reason travels in the fragment, not in storage.
+ */
+function signOut(reason) {
   keyStore.clear();
+  window.history.replaceState(null, '', `${window.location.pathname}#/login${reason ? '/expired' : ''}`);
+  window.location.reload();
+}
+
+function showLogin(message) {
   banner(null);
   showView('login');
   const error = $('#login-error');
@@ -58,7 +69,7 @@ function signOut(message) {
 
 async function route() {
   if (!keyStore.get()) {
-    signOut(null);
+    showLogin(null);
     return;
   }
   banner(null);
@@ -93,6 +104,7 @@ async function signIn(key) {
     app.summary = summary;
     $('#admin-key').value = '';
     $('#login-error').hidden = true;
+    if (window.location.hash.startsWith('#/login')) window.history.replaceState(null, '', '#/leads');
     await route();
   } catch (error) {
     keyStore.clear();
@@ -124,7 +136,7 @@ function start() {
     // A reload within the tab: the key is still in sessionStorage; check it again.
     void signIn(keyStore.get());
   } else {
-    signOut(null);
+    showLogin(window.location.hash === '#/login/expired' ? EXPIRED : null);
   }
 }
 
