@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
 import { type ProgressUpdate, type PrototypeBrief, PrototypeGenerationError } from './types.ts';
-import { V0PrototypeGenerator, v0Message } from './v0-generator.ts';
+import { V0_MAX_FAILED_READS, V0PrototypeGenerator, v0Message } from './v0-generator.ts';
 
 const brief: PrototypeBrief = {
   leadId: 'lead-v0',
@@ -129,6 +129,31 @@ describe('v0 prototype generator against a v0 API stand-in', () => {
 
     v0.setHandler((_req, res) =>
       sendJson(res, 502, { error: { message: 'upstream', type: 'internal_server_error' } }),
+    );
+    const down = await generator()
+      .generate(brief, { onProgress: () => {} })
+      .catch((e: unknown) => e);
+    expect((down as PrototypeGenerationError).retryable).toBe(true);
+  });
+
+  it('a passing fault while polling is waited out: one chat, not a new one per failed read', async () => {
+    let polls = 0;
+    v0.setHandler((req, res) => {
+      if (req.method === 'POST') return sendJson(res, 200, chat('pending'));
+      polls++;
+      if (polls <= V0_MAX_FAILED_READS) return sendJson(res, 503, { error: { message: 'busy' } });
+      return sendJson(res, 200, chat('completed'));
+    });
+    const before = v0.requests.filter((r) => r.method === 'POST').length;
+    const result = await generator().generate(brief, { onProgress: () => {} });
+    expect(result.demoUrl).toBe('https://demo-123.vusercontent.net');
+    expect(v0.requests.filter((r) => r.method === 'POST').length - before).toBe(1);
+
+    polls = 0;
+    v0.setHandler((req, res) =>
+      req.method === 'POST'
+        ? sendJson(res, 200, chat('pending'))
+        : sendJson(res, 503, { error: { message: 'down' } }),
     );
     const down = await generator()
       .generate(brief, { onProgress: () => {} })

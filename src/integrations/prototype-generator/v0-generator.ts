@@ -57,6 +57,9 @@ function statusOf(error: unknown): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** Consecutive failed reads of a created chat that are waited out before the attempt fails. */
+export const V0_MAX_FAILED_READS = 5;
+
 /**
  * The v0 Platform API generator: creates a chat from the brief (async response mode), polls it until
  * the version is complete, and keeps the demo URL and the generated files.
@@ -93,6 +96,7 @@ export class V0PrototypeGenerator implements PrototypeGenerator {
     );
     const deadline = Date.now() + this.#generationTimeoutMs;
     let percent = 30;
+    let failedReads = 0;
     while (chat.latestVersion?.status !== 'completed') {
       if (chat.latestVersion?.status === 'failed') {
         throw new PrototypeGenerationError('v0 reported that the generation failed.');
@@ -106,11 +110,19 @@ export class V0PrototypeGenerator implements PrototypeGenerator {
         detail: chat.latestVersion?.status ?? 'pending',
       });
       const chatId = chat.id;
-      chat = await this.#call(
-        'read the chat',
-        options.signal,
-        () => this.#client.chats.getById({ chatId }) as Promise<ChatDetail>,
-      );
+      try {
+        chat = await this.#call(
+          'read the chat',
+          options.signal,
+          () => this.#client.chats.getById({ chatId }) as Promise<ChatDetail>,
+        );
+        failedReads = 0;
+      } catch (error) {
+        // The chat exists and is billed: a passing fault while reading it is waited out (up to the
+        // deadline), never answered by failing the attempt, whose retry would create another chat.
+        const transient = error instanceof PrototypeGenerationError && error.retryable;
+        if (!transient || ++failedReads > V0_MAX_FAILED_READS) throw error;
+      }
     }
     await options.onProgress({ step: 'rendering', percent: 90 });
     const demoUrl = chat.latestVersion.demoUrl ?? chat.demo ?? null;
