@@ -71,8 +71,8 @@ export const envSchema = z.object({
   PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
   DATABASE_URL: optionalString
     .transform((v) => v ?? 'sqlite:./data/app.db')
-    .refine((v) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), {
-      message: 'must be sqlite:<path>, sqlite::memory: or postgres://…',
+    .refine((v) => /^sqlite:.+$/.test(v) || (/^postgres(ql)?:\/\/.+$/.test(v) && URL.canParse(v)), {
+      message: 'must be sqlite:<path>, sqlite::memory: or a valid postgres:// URL',
     }),
   SITE_ORIGIN: urlWithDefault('http://localhost:5173'),
   WWW_SITE_ORIGIN: optionalUrl(['http:', 'https:']),

@@ -112,7 +112,12 @@ export async function createDependencies(
   logger: Logger,
   overrides: DependencyOverrides = {},
 ): Promise<Dependencies> {
-  const database = overrides.database ?? openDatabase(config.databaseUrl);
+  const database =
+    overrides.database ??
+    openDatabase(config.databaseUrl, {
+      onConnectionError: (error) =>
+        logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
+    });
   await migrateToLatest(database.db);
   const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {

@@ -71,6 +71,22 @@ describe('graceful shutdown', () => {
 });
 
 describe('the real process', () => {
+  it.each([
+    ['a malformed URL', 'postgres://postgres@127.0.0.1:notaport/x'],
+    ['a server that refuses the connection', 'postgres://postgres@127.0.0.1:9/x'],
+  ])('refuses to start on %s with one line naming DATABASE_URL', async (_label, url) => {
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, ['src/main.ts'], {
+      env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('DATABASE_URL');
+  });
+
   it('starts with `node src/main.ts`, serves, and exits 0 on SIGTERM', async () => {
     const { spawnServer } = await import('./testing/process.ts');
     const server = await spawnServer({ DATABASE_URL: 'sqlite::memory:' });

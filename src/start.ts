@@ -7,7 +7,12 @@ import { startServer } from './server.ts';
 const config = loadConfigOrExit();
 
 const logger = createLogger(config.logLevel, undefined, secretValues(config));
-const deps = await createDependencies(config, logger);
+const deps = await createDependencies(config, logger).catch((error: unknown) => {
+  // Unreachable server, unknown database, refused password: one line naming the variable.
+  const reason = error instanceof Error ? error.message || error.name : String(error);
+  console.error(`Database error: DATABASE_URL could not be opened: ${reason.split('\n')[0]}`);
+  process.exit(1);
+});
 if (!config.captcha.secret) logger.warn('CAPTCHA_SECRET is unset: CAPTCHA is not enforced');
 const running = await startServer(deps);
 logger.info({ port: running.port, services: describeServices(config) }, 'listening');

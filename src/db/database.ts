@@ -18,8 +18,15 @@ export interface DatabaseHandle {
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-/** Opens the database named by DATABASE_URL: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
-export function openDatabase(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+/**
+ * Opens the database named by DATABASE_URL: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`.
+ * `onConnectionError` hears of a pooled PostgreSQL connection that broke while idle (server restart,
+ * failover, an idle reaper): the pool drops it and opens another when needed.
+ */
+export function openDatabase(
+  url: string,
+  options: { poolSize?: number; onConnectionError?: (error: Error) => void } = {},
+): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
     const location = url.slice('sqlite:'.length);
     const path = location === ':memory:' ? ':memory:' : resolve(location);
@@ -42,6 +49,8 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     },
   });
   pool.on('connect', replaceNulInParameters);
+  // Without a listener, an idle client's error is an unhandled 'error' event: the process would die.
+  pool.on('error', (error) => options.onConnectionError?.(error));
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

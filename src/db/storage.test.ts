@@ -1,5 +1,12 @@
+import { createRequire } from 'node:module';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, testEngines } from '../testing/database.ts';
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  testEngines,
+} from '../testing/database.ts';
 import { CacheStore } from './cache-store.ts';
 import { migrateToLatest } from './migrate.ts';
 import { incrementCounter, RateLimiter, readCounters } from './rate-limiter.ts';
@@ -71,5 +78,26 @@ describe.each(engines)('storage on %s', (engine) => {
     const db = await fresh();
     await Promise.all([incrementCounter(db, 'a'), incrementCounter(db, 'a'), incrementCounter(db, 'b', 5)]);
     expect(await readCounters(db, ['a', 'b', 'c'])).toEqual({ a: 2, b: 5, c: 0 });
+  });
+});
+
+describe.skipIf(!engines.includes('postgres'))('PostgreSQL connections', () => {
+  it('a pooled connection killed while idle (restart, failover, reaper) is replaced; the process lives on', async () => {
+    const database = await createTestDatabase('postgres');
+    try {
+      const db = database.handle.db;
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+      const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+      const admin = new pg.Client(TEST_DATABASE_URL);
+      await admin.connect();
+      await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+      await admin.end();
+      // The idle client hears its socket close: without the pool's error listener, the process dies.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(again.rows[0]!.one).toBe(1);
+    } finally {
+      await database.dispose();
+    }
   });
 });
