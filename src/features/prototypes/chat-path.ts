@@ -6,7 +6,8 @@ import { generateNow, PrototypeRefusal } from './service.ts';
 import { latestResult } from './store.ts';
 
 export interface ChatPrototype {
-  status: 'completed' | 'failed';
+  /** `generating`: this instance shut down mid-way and another finishes it (follow `previewUrl`). */
+  status: 'completed' | 'failed' | 'generating';
   generator: string | null;
   previewUrl: string;
   documentUrl: string | null;
@@ -23,6 +24,9 @@ export type ChatPrototypeOutcome =
       headers: Record<string, string>;
       prototype: ChatPrototype;
     };
+
+export const HANDED_OVER_MESSAGE =
+  'The server is restarting; the prototype is still being generated. Follow its progress at previewUrl.';
 
 /**
  * Rules 4 and 5 of POST /api/leads: a trusted chat submission of a prototype-eligible lead creates
@@ -55,6 +59,16 @@ export async function createPrototypeForChat(
           documentUrl: result?.hasHtml ? documentUrl(ctx, leadId) : null,
           demoUrl: result?.demoUrl ?? null,
         },
+      };
+    }
+    if (outcome.status === 'failed' && outcome.handedOver) {
+      return {
+        ok: false,
+        httpStatus: 502,
+        code: 'EXTERNAL_SERVICE_ERROR',
+        message: HANDED_OVER_MESSAGE,
+        headers: {},
+        prototype: { ...failed, status: 'generating' },
       };
     }
   } catch (error) {

@@ -139,9 +139,24 @@ export function errorPayload(
 
 export type RunPolicy = 'background' | 'blocking' | 'queue' | 'queue-final';
 
+/** A run aborted because this instance is shutting down (retryable: it is handed over). */
+class ShutdownAbort extends PrototypeGenerationError {
+  constructor() {
+    super('The server is shutting down; the generation continues elsewhere.', { retryable: true });
+  }
+}
+
 export type RunOutcome =
   | { status: 'completed'; attempt: Attempt }
-  | { status: 'failed'; attempt: Attempt; error: string; retryable: boolean; final: boolean }
+  | {
+      status: 'failed';
+      attempt: Attempt;
+      error: string;
+      retryable: boolean;
+      final: boolean;
+      /** This instance is shutting down: the attempt went to PrototypeQueue for another to finish. */
+      handedOver?: boolean;
+    }
   | { status: 'superseded'; attempt: Attempt };
 
 /**
@@ -162,7 +177,7 @@ export async function runAttempt(
     () => controller.abort(new PrototypeGenerationError('The generation took too long.')),
     limits.generationTimeoutMs,
   );
-  const onShutdown = () => controller.abort(new PrototypeGenerationError('The server is shutting down.'));
+  const onShutdown = () => controller.abort(new ShutdownAbort());
   ctx.shutdownSignal?.addEventListener('abort', onShutdown, { once: true });
   const beat = setInterval(() => {
     void heartbeat(ctx.db, attempt.id).then(
@@ -207,8 +222,10 @@ export async function runAttempt(
       log.warn('prototype attempt superseded by a newer one');
       return { status: 'superseded', attempt };
     }
-    const retryable = !(error instanceof PrototypeGenerationError) || error.retryable;
-    const final = policy === 'blocking' || policy === 'queue-final' || !retryable;
+    // Cut short by this instance's shutdown: never the lead's failure. Another instance finishes it.
+    const handedOver = ctx.shutdownSignal?.aborted === true && error instanceof ShutdownAbort;
+    const retryable = handedOver || !(error instanceof PrototypeGenerationError) || error.retryable;
+    const final = !handedOver && (policy === 'blocking' || policy === 'queue-final' || !retryable);
     const message = error instanceof Error ? error.message : String(error);
     log.warn({ err: error, policy, final }, 'prototype attempt failed');
     const recorded = await failAttempt(ctx.db, attempt, message, () =>
@@ -218,8 +235,10 @@ export async function runAttempt(
       return false;
     });
     if (final) await finalizeFailure(ctx, lead.id, { appendEvent: !recorded });
-    else if (policy === 'background') await enqueueRetry(ctx, lead.id, attempt.id, 'retry');
-    return { status: 'failed', attempt, error: message, retryable, final };
+    else if (policy === 'background' || policy === 'blocking') {
+      await enqueueRetry(ctx, lead.id, attempt.id, 'retry');
+    }
+    return { status: 'failed', attempt, error: message, retryable, final, handedOver };
   } finally {
     clearTimeout(timeout);
     clearInterval(beat);

@@ -290,6 +290,34 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     }
   });
 
+  it('a shutdown during POST generate hands the attempt to PrototypeQueue: the lead is not failed', async () => {
+    // A generator that runs until it is aborted.
+    const endless: PrototypeGenerator = {
+      name: 'builtin',
+      generate: (_brief, options) =>
+        new Promise((_resolve, reject) => {
+          void options.onProgress({ step: 'generating', percent: 20 });
+          options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
+        }),
+    };
+    const stopping = await app(engine, endless);
+    try {
+      const email = `handover.${Date.now()}@example.com`;
+      const id = await createLead(stopping.app, { personal: { email_address: email } });
+      const answer = post(stopping.app, `/api/leads/${id}/generate`);
+      await eventually(async () => (await latestAttempt(stopping.deps.db, id))?.status === 'generating');
+      stopping.deps.signalShutdown();
+      const res = await answer;
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({ success: false, error: { status: 'generating' } });
+      expect(await leadStatus(stopping, id)).toBe('generating');
+      expect((await stopping.deps.prototypes.queue.status()).counts.pending).toBe(1);
+      expect((await stopping.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+    } finally {
+      await stopping.close();
+    }
+  });
+
   it('a background failure is handed to PrototypeQueue, which retries and completes it', async () => {
     v0.setFailures(1);
     const id = await createLead(ctx.app);

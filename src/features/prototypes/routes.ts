@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { sseResponse } from '../../http/sse.ts';
 import { normalizeLanguage } from '../../integrations/prototype-generator/types.ts';
+import { HANDED_OVER_MESSAGE } from './chat-path.ts';
 import { prototypeContext } from './context.ts';
 import { documentUrl, enqueueRetry, errorPayload, previewUrl } from './generation.ts';
 import {
@@ -231,11 +232,13 @@ export function prototypeRoutes() {
       const ctx = prototypeContext(c.env.deps, c.env.logger);
       const outcome = await mapped(() => generateNow(ctx, id, 'generate'));
       if (outcome.status !== 'completed') {
+        // Cut short by this instance's shutdown, it goes on elsewhere: the answer says so.
+        const handedOver = outcome.status === 'failed' && outcome.handedOver === true;
         throw new ApiError(
           'EXTERNAL_SERVICE_ERROR',
-          'The prototype could not be generated; please try again.',
+          handedOver ? HANDED_OVER_MESSAGE : 'The prototype could not be generated; please try again.',
           {
-            details: { status: 'failed', previewUrl: previewUrl(ctx, id) },
+            details: { status: handedOver ? 'generating' : 'failed', previewUrl: previewUrl(ctx, id) },
           },
         );
       }
