@@ -9,6 +9,7 @@ import {
 import { readSse, sseEvents } from '../../testing/sse-client.ts';
 import { startTestServer, type TestContext } from '../../testing/test-app.ts';
 import { CHAT_LIMITS } from './limits.ts';
+import { CHAT_SHUTDOWN_MESSAGE } from './routes.ts';
 
 const KEY = 'chat-secret-for-tests';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -405,10 +406,13 @@ describe('chat relay: connecting', () => {
     const server = await startChatServer(agent.url, { SALES_AGENT_IDLE_TIMEOUT_MS: '60000' });
     const response = await ask(server, { sessionId: newSession(), query: 'Q' });
     const connection = await agent.connection(1);
-    const read = readSse(response).catch(() => 'cut');
+    const read = readSse(response).catch(() => 'cut' as const);
     await sleep(20);
     await server.close();
-    await read;
+    const events = await read;
     expect(await connection.closed).toBe(1001);
+    // Exactly one final event still ends the stream: an error saying why.
+    expect(events).not.toBe('cut');
+    expect(events).toEqual([{ event: 'error', data: { message: CHAT_SHUTDOWN_MESSAGE } }]);
   });
 });

@@ -11,6 +11,7 @@ import { answerQuestion, type ChatContext, readHistory } from './chat.ts';
 import { CHAT_LIMITS } from './limits.ts';
 import { ChatHistoryResponse, ChatStreamRequest, HistoryQuery, SessionParams } from './schemas.ts';
 
+export const CHAT_SHUTDOWN_MESSAGE = 'The chat is restarting; please ask your question again in a moment.';
 const requireChatKey = requireHeaderSecret('X-Chat-Api-Key', (config) => config.secrets.chat);
 
 /**
@@ -108,7 +109,22 @@ export function chatRoutes() {
       };
       return sseResponse(
         c,
-        (writer) => answerQuestion(ctx, question, (e) => writer.send(e.event, e.data), writer.signal),
+        async (writer) => {
+          let ended = false;
+          await answerQuestion(
+            ctx,
+            question,
+            (e) => {
+              if (e.event !== 'token') ended = true;
+              return writer.send(e.event, e.data);
+            },
+            writer.signal,
+          );
+          // Cut short by this instance's shutdown: the visitor still gets the one final event.
+          if (!ended && deps.shutdownSignal.aborted) {
+            await writer.send('error', { message: CHAT_SHUTDOWN_MESSAGE });
+          }
+        },
         {
           shutdownSignal: deps.shutdownSignal,
           onError: (error) => c.env.logger.error({ err: error }, 'chat stream failed'),
