@@ -95,8 +95,11 @@ export interface Dependencies {
   signalShutdown(): void;
   /** Deletes expired rate-limit windows, cache entries and old completed jobs (started with the workers). */
   housekeeping: Housekeeping;
-  /** Stops the queue workers (letting running jobs finish within the bound) and closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops the queue workers (letting running jobs finish within `boundMs`, default
+   * SHUTDOWN_TIMEOUT_MS) and closes the database.
+   */
+  close(boundMs?: number): Promise<void>;
 }
 
 export interface DependencyOverrides {
@@ -211,13 +214,13 @@ export async function createDependencies(
     salesAgent,
     shutdownSignal: shutdown.signal,
     signalShutdown: () => shutdown.abort(),
-    async close() {
+    async close(boundMs = config.shutdownTimeoutMs) {
       shutdown.abort();
-      await worker.stop(config.shutdownTimeoutMs);
-      // Running generations were aborted by the signal and hand over to PrototypeQueue; let them record it.
-      await Promise.race([
-        prototypeTasks.idle(),
-        new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref()),
+      // Running generations were aborted by the signal and hand over to PrototypeQueue; let them
+      // record it while the running jobs finish: both within the one bound.
+      await Promise.all([
+        worker.stop(boundMs),
+        Promise.race([prototypeTasks.idle(), new Promise((r) => setTimeout(r, boundMs).unref())]),
       ]);
       await analytics.flush().catch((error) => logger.error({ err: error }, 'analytics flush failed'));
       await housekeeping.stop();

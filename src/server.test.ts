@@ -70,6 +70,36 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('the shutdown bound', () => {
+  it('requests and running jobs share SHUTDOWN_TIMEOUT_MS: a slow request and a hung job do not add up', async () => {
+    const bound = 1500;
+    ctx = await startTestServer({
+      env: { SHUTDOWN_TIMEOUT_MS: String(bound) },
+      extend: (app) => app.route('/', slowRoutes()),
+    });
+    let jobStarted = false;
+    ctx.deps.worker.register({
+      name: 'test-hung',
+      maxAttempts: 1,
+      handle: () => {
+        jobStarted = true;
+        return new Promise<void>(() => {});
+      },
+    });
+    await ctx.deps.jobs.enqueue('test-hung', {});
+    ctx.deps.worker.start(); // test apps run no workers of their own
+    for (let i = 0; i < 200 && !jobStarted; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(jobStarted).toBe(true);
+    const slow = fetch(`${ctx.url}/test/slow?ms=60000`).catch(() => 'cut');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await ctx.server.shutdown();
+    // Each waits out the bound at the same time: about one bound in all, not one after the other.
+    expect(Date.now() - started).toBeLessThan(bound * 1.6);
+    expect(await slow).toBe('cut');
+  });
+});
+
 describe('the real process', () => {
   it.each([
     ['a malformed URL', 'postgres://postgres@127.0.0.1:notaport/x'],

@@ -65,16 +65,22 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
   let closing: Promise<void> | null = null;
   const shutdown = () => {
     closing ??= (async () => {
+      // One bound for everything: requests and running jobs finish side by side within it.
       const bound = deps.config.shutdownTimeoutMs;
+      const deadline = Date.now() + bound;
       // 1. Stop accepting; idle keep-alive sockets go now.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
-      // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish.
+      // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish, and
+      //    the workers stop claiming jobs while the running ones get the same bound.
       deps.signalShutdown();
+      const workersStopped = deps.worker.stop(bound);
       await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, bound).unref())]);
       if ('closeAllConnections' in server) server.closeAllConnections();
-      // 3. Running jobs finish within the bound (the rest are re-run elsewhere after their lease); the db closes.
-      await deps.close();
+      await workersStopped;
+      // 3. What is left of the bound for the hand-overs; jobs still running are re-run elsewhere
+      //    after their lease. The database closes.
+      await deps.close(Math.max(0, deadline - Date.now()));
     })();
     return closing;
   };
