@@ -27,7 +27,13 @@ let chrome: ChildProcess | null = null;
 
 function finish(result: unknown, code: number): never {
   chrome?.kill('SIGKILL');
-  rmSync(userDataDir, { recursive: true, force: true });
+  // Chromium's helpers may still be writing the profile as they die (ENOTEMPTY): retried, and a
+  // cleanup that still fails never turns the run's result into a failure.
+  try {
+    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  } catch {
+    // left in the temporary directory
+  }
   process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(code));
   // process.exit above runs once stdout drained; keep TypeScript's `never`.
   throw new Error('exiting');
