@@ -341,6 +341,18 @@ describe('analytics behind Cloudflare (TRUST_PROXY=cloudflare)', () => {
       '/cf-lookup': 'US',
     });
   });
+
+  it('documents every body type the track route accepts in /openapi.json', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, { post?: { requestBody?: { content: Record<string, unknown> } } }>;
+    };
+    expect(Object.keys(doc.paths['/api/analytics/track']?.post?.requestBody?.content ?? {}).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'text/plain',
+    ]);
+  });
 });
 
 describe('analytics rate limit', () => {

@@ -7,7 +7,7 @@ import { readCappedBody } from './body.ts';
 import { isBotAgent } from './bots.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { RecorderBusyError } from './recorder.ts';
-import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody } from './schemas.ts';
+import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody, TrackFormBody } from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
 import { buildEventRow, parseTrackBody, utcDay } from './track.ts';
@@ -31,7 +31,13 @@ const trackRoute = createRoute({
   request: {
     body: {
       required: true,
-      content: { 'application/json': { schema: TrackBody }, 'text/plain': { schema: TrackBody } },
+      content: {
+        'application/json': { schema: TrackBody },
+        'text/plain': { schema: TrackBody },
+        // The form encodings carry the same fields; `properties` as JSON text.
+        'application/x-www-form-urlencoded': { schema: TrackFormBody },
+        'multipart/form-data': { schema: TrackFormBody },
+      },
     },
   },
   responses: {

@@ -90,6 +90,19 @@ export const TrackBody = z
   })
   .openapi('TrackEvent');
 
+/** The same event as form fields (URLSearchParams or FormData from sendBeacon): `properties` is JSON text. */
+export const TrackFormBody = z
+  .object({
+    type: z.string().optional(),
+    page: z.string().optional(),
+    url: z.string().optional(),
+    referrer: z.string().optional(),
+    title: z.string().optional(),
+    properties: z.string().optional().openapi({ description: 'The properties object as JSON text.' }),
+    sessionId: z.string().optional(),
+  })
+  .openapi('TrackEventForm', { description: 'The fields of TrackEvent, with the same limits.' });
+
 export type TrackInput = z.output<typeof TrackBody>;
 
 export const Accepted = z.object({ success: z.literal(true) }).openapi('TrackAccepted');
