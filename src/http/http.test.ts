@@ -301,6 +301,26 @@ describe('OpenAPI', () => {
     expect(await docs.text()).toContain('/docs/assets/swagger-ui-bundle.js');
     expect((await get('/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
   });
+
+  it('declares the secret each guarded route needs, as a security scheme the document defines', async () => {
+    const doc = (await (await get('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    const guarded: [string, string, string][] = [
+      ['/api/leads/lookup', 'get', 'ChatApiKey'],
+      ['/api/chat/stream', 'post', 'ChatApiKey'],
+      ['/api/posts/cache', 'delete', 'CacheApiKey'],
+      ['/api/posts/cache/clear', 'post', 'CacheApiKey'],
+      ['/metrics', 'get', 'MetricsBearer'],
+      ['/admin/api/summary', 'get', 'AdminApiKey'],
+    ];
+    for (const [path, method, scheme] of guarded) {
+      const schemes = (doc.paths[path]?.[method]?.security ?? []).flatMap((s) => Object.keys(s));
+      expect(schemes, `${method} ${path}`).toContain(scheme);
+      expect(doc.components.securitySchemes[scheme], scheme).toBeDefined();
+    }
+  });
 });
 
 function rawRequest(text: string): Promise<string> {

@@ -104,6 +104,7 @@ const lookupRoute = createRoute({
     'Requires `X-Chat-Api-Key`. The e-mail is trimmed and compared case-insensitively. Usage is the ' +
     "stricter of the caller's IP bucket and the e-mail bucket, per kind, for the current UTC month.",
   middleware: [requireHeaderSecret('X-Chat-Api-Key', (config) => config.secrets.chat)] as const,
+  security: [{ ChatApiKey: [] }],
   request: { query: LookupQuery },
   responses: {
     200: { description: 'The lookup', content: { 'application/json': { schema: LookupResponse } } },

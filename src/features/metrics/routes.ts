@@ -12,6 +12,8 @@ const metricsRoute = createRoute({
     'Request counts and latency histograms per route, queue depths per state, outside-service errors and ' +
     'the Node.js process metrics, in the Prometheus text format. Requires `Authorization: Bearer ' +
     '<METRICS_API_SECRET>` or the admin key in `X-Admin-Api-Key`; with neither secret configured it answers 401.',
+  // Either one: the bearer secret, or the admin key (scheme registered by the admin routes).
+  security: [{ MetricsBearer: [] }, { AdminApiKey: [] }],
   responses: {
     200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } },
     401: { description: 'Missing or wrong secret' },
@@ -19,7 +21,13 @@ const metricsRoute = createRoute({
 });
 
 export function metricsRoutes() {
-  return createRouter().openapi(metricsRoute, async (c) => {
+  const router = createRouter();
+  router.openAPIRegistry.registerComponent('securitySchemes', 'MetricsBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_API_SECRET',
+  });
+  return router.openapi(metricsRoute, async (c) => {
     const { config, metrics } = c.env.deps;
     const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
     const allowed =

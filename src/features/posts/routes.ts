@@ -82,6 +82,7 @@ const purgeResponses = {
   ...errorResponses(401),
 };
 const guard = requireHeaderSecret('X-Cache-Api-Key', (config) => config.secrets.cache);
+const security = [{ CacheApiKey: [] }];
 const purgeRoute = createRoute({
   method: 'delete',
   path: '/api/posts/cache',
@@ -89,6 +90,7 @@ const purgeRoute = createRoute({
   summary: 'Purge the posts cache',
   description: purgeDescription,
   middleware: [guard] as const,
+  security,
   responses: purgeResponses,
 });
 const clearRoute = createRoute({
@@ -98,6 +100,7 @@ const clearRoute = createRoute({
   summary: 'Purge the posts cache (same as DELETE /api/posts/cache)',
   description: purgeDescription,
   middleware: [guard] as const,
+  security,
   responses: purgeResponses,
 });
 
@@ -182,6 +185,11 @@ export function postsRoutes() {
   // The proxy routes are documented through the registry (their query schema lists the parameters
   // each passes through) and served by plain handlers: the query is checked by `upstreamParams`
   // (unknown names → 400, required ones, length), which a schema validator would only repeat.
+  router.openAPIRegistry.registerComponent('securitySchemes', 'CacheApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Cache-Api-Key',
+  });
   const proxy = (
     route: ReturnType<typeof proxyRoute>,
     request: (c: Context<AppEnv>) => Omit<ProxyRequest, 'query'>,
