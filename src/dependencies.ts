@@ -6,6 +6,8 @@ import { HOUSEKEEPING, Housekeeping } from './db/housekeeping.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
 import { AnalyticsRecorder } from './features/analytics/recorder.ts';
+import { pruneAnalyticsDays } from './features/analytics/store.ts';
+import { utcDay } from './features/analytics/track.ts';
 import { registerDiagnosticsQueue } from './features/diagnostics/queue.ts';
 import { LEAD_CRM_SOURCE, leadCrmSource } from './features/leads/crm-sync.ts';
 import { PrototypeQuota } from './features/leads/quota.ts';
@@ -179,6 +181,7 @@ export async function createDependencies(
       { name: 'rate_limits', run: () => rateLimiter.prune() },
       { name: 'cache_entries', run: () => cache.prune() },
       { name: 'completed_jobs', run: () => jobs.prune(HOUSEKEEPING.completedJobRetentionMs) },
+      { name: 'analytics_salts', run: () => pruneAnalyticsDays(database.db, utcDay(Date.now())) },
     ],
     logger.child({ component: 'housekeeping' }),
   );

@@ -259,6 +259,8 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
   it('validates the stats range: bad dates, from after to, too long a span, limit bounds', async () => {
     for (const query of [
       'from=2026-02-30',
+      'from=2026-02-30T10:00:00Z',
+      'from=2026-04-31T00:00Z',
       'from=yesterday',
       'to=2026-13-01',
       'from=2026-01-01T25:00:00Z',
@@ -271,6 +273,9 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       expect(res.status, query).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
     }
+    // A real day of any year, years under 100 included (Date.UTC would read 0001 as 1901).
+    const ancient = await fetch(`${server.url}/api/analytics/stats?from=0001-01-01&to=0001-01-31`);
+    expect(ancient.status).toBe(200);
     const iso = await stats(server, '?from=2026-01-01T23:30:00-02:00&to=2026-01-05');
     expect(iso.range).toEqual({ from: '2026-01-02', to: '2026-01-05' });
     expect(iso.timeseries.map((d) => d.date)).toEqual([

@@ -23,6 +23,6 @@ export const ANALYTICS_LIMITS = {
   events: { defaultLimit: 50, maxLimit: 200 },
   /** Events committed per transaction at most; more waiting go in the next one. */
   maxBatch: 500,
-  /** Events waiting for a commit at most; beyond it track answers 503 (the database is behind). */
+  /** Events waiting for a commit at most; beyond it track answers 429 with Retry-After (the database is behind). */
   maxQueued: 20_000,
 } as const;

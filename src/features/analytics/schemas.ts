@@ -39,6 +39,18 @@ const optionalText = (max: number, description: string, example: string) =>
     .transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v.trim()))
     .openapi({ description, example });
 
+export const PAGE_ADDRESS_RULE = 'must be a path or an http(s) URL';
+const SCHEME_PREFIX = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
+/**
+ * A page is a path or an http(s) URL: `mailto:alice@example.com`, `tel:…` or `javascript:…` would
+ * store what follows the scheme (an address, a number) as the page.
+ */
+export function isPageAddress(value: string): boolean {
+  const scheme = SCHEME_PREFIX.exec(value.trimStart());
+  return scheme === null || /^https?:$/i.test(scheme[0]);
+}
+
 export const TrackBody = z
   .object({
     type: z
@@ -52,15 +64,29 @@ export const TrackBody = z
         description: `Event type, e.g. \`page_view\` or a named event such as \`signup\` (at most ${L.typeLength} characters; default \`page_view\`).`,
         example: 'page_view',
       }),
-    page: z.string().trim().min(1).max(L.pageLength).optional().openapi({
-      description:
-        'The page: a path (`/pricing`) or a full URL. Only the path is kept; the query string and fragment are dropped (they often carry personal data).',
-      example: '/pricing',
-    }),
-    url: z.string().trim().min(1).max(L.pageLength).optional().openapi({
-      description: 'Alias of `page` (used when `page` is absent).',
-      example: 'https://agency.example/pricing?utm_source=x',
-    }),
+    page: z
+      .string()
+      .trim()
+      .min(1)
+      .max(L.pageLength)
+      .refine(isPageAddress, PAGE_ADDRESS_RULE)
+      .optional()
+      .openapi({
+        description:
+          'The page: a path (`/pricing`) or a full URL. Only the path is kept; the query string and fragment are dropped (they often carry personal data).',
+        example: '/pricing',
+      }),
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(L.pageLength)
+      .refine(isPageAddress, PAGE_ADDRESS_RULE)
+      .optional()
+      .openapi({
+        description: 'Alias of `page` (used when `page` is absent).',
+        example: 'https://agency.example/pricing?utm_source=x',
+      }),
     referrer: optionalText(
       L.referrerLength,
       'document.referrer; kept without query string; counted by host in top referrers (internal referrers are not counted).',

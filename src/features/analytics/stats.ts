@@ -13,13 +13,21 @@ export function parseDay(name: string, value: string): string {
   const trimmed = value.trim();
   const dateOnly = DATE_ONLY.exec(trimmed);
   if (dateOnly) {
-    const ms = Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]));
-    if (Number.isFinite(ms) && utcDay(ms) === trimmed) return trimmed;
-  } else if (DATE_TIME.test(trimmed)) {
+    if (isCalendarDay(trimmed)) return trimmed;
+  } else if (DATE_TIME.test(trimmed) && isCalendarDay(trimmed.slice(0, 10))) {
+    // Date.parse rolls an impossible day over (2026-02-30T… → March 2nd): its date part is checked first.
     const ms = Date.parse(trimmed);
     if (Number.isFinite(ms)) return utcDay(ms);
   }
   throw new ApiError('VALIDATION_ERROR', `${name}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`);
+}
+
+/** `YYYY-MM-DD` names a day that exists (2026-02-30 does not), years 0001–9999 included. */
+function isCalendarDay(text: string): boolean {
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, years 0–99 stay themselves
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 function daysBetween(from: string, to: string): number {

@@ -3,7 +3,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
 import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import { type AnalyticsEventRow, daySalt, listEvents, writeBatch } from './store.ts';
+import { type AnalyticsEventRow, daySalt, listEvents, pruneAnalyticsDays, writeBatch } from './store.ts';
 
 const engines = await testEngines();
 
@@ -129,7 +129,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     expect(rows.map((r) => r.id)).toEqual(['dup']);
   });
 
-  it('one salt per day for every instance; the next day deletes old salts and visitor rows', async () => {
+  it('one salt per day for every instance; the next day deletes old salts, the day after the visitor rows', async () => {
     const db = await fresh();
     const a = await daySalt(db, '2026-03-01', 'salt-a', 1);
     const b = await daySalt(db, '2026-03-01', 'salt-b', 2);
@@ -138,7 +138,25 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     await writeBatch(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
     expect(await daySalt(db, '2026-03-02', 'salt-c', 3)).toBe('salt-c');
     expect(await db.selectFrom('analytics_salts').select('day').execute()).toEqual([{ day: '2026-03-02' }]);
+    // An instance a little behind records yesterday's visitor again: still one visitor that day.
+    await writeBatch(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
+    const range = await resolveRange(db, '2026-03-01', '2026-03-01', Date.parse('2026-03-02'));
+    expect((await readAnalyticsStats(db, range, 10)).uniqueVisitors).toBe(1);
+    expect(await pruneAnalyticsDays(db, '2026-03-03')).toBe(2);
     expect(await db.selectFrom('analytics_visitors').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('analytics_salts').selectAll().execute()).toEqual([]);
+  });
+
+  it('ties in the top lists sort by code point on both engines', async () => {
+    const db = await fresh();
+    await writeBatch(
+      db,
+      ['/b', '/Pricing', '/a', '/é'].map((page) => event('2026-03-01', { page })),
+      0,
+    );
+    const range = await resolveRange(db, '2026-03-01', '2026-03-01', Date.parse('2026-03-02'));
+    const stats = await readAnalyticsStats(db, range, 10);
+    expect(stats.topPages.map((p) => p.page)).toEqual(['/Pricing', '/a', '/b', '/é']);
   });
 });
 

@@ -130,7 +130,10 @@ function insertEventsQuery(engine: 'sqlite' | 'postgres', rows: AnalyticsEventRo
   return CompiledQuery.raw(text, parameters);
 }
 
-/** The salt of `day`, created by whichever instance asks first; older salts and visitor rows go. */
+/**
+ * The salt of `day`, created by whichever instance asks first; older salts go (and visitor rows older
+ * than the day before, see pruneAnalyticsDays).
+ */
 export async function daySalt(db: Db, day: string, fresh: string, now: number): Promise<string> {
   await db
     .insertInto('analytics_salts')
@@ -142,10 +145,28 @@ export async function daySalt(db: Db, day: string, fresh: string, now: number): 
     .select('salt')
     .where('day', '=', day)
     .executeTakeFirstOrThrow();
-  // Once a day's salt is gone its hashes cannot be linked back to an IP, even by us.
-  await db.deleteFrom('analytics_salts').where('day', '<', day).execute();
-  await db.deleteFrom('analytics_visitors').where('day', '<', day).execute();
+  await pruneAnalyticsDays(db, day);
   return row.salt;
+}
+
+/**
+ * Deletes the salts of days before `today`: once a day's salt is gone its hashes cannot be linked back
+ * to an IP, even by us. The visitor rows (hashes only) of yesterday stay one more day: an instance
+ * whose clock is a little behind, or events queued at midnight, still record yesterday's visitors, and
+ * must find them there rather than count them again. Run by the first event of a day and by the
+ * housekeeping (a quiet site gets no event to do it).
+ */
+export async function pruneAnalyticsDays(db: Db, today: string): Promise<number> {
+  const salts = await db.deleteFrom('analytics_salts').where('day', '<', today).executeTakeFirst();
+  const visitors = await db
+    .deleteFrom('analytics_visitors')
+    .where('day', '<', previousDay(today))
+    .executeTakeFirst();
+  return Number(salts.numDeletedRows) + Number(visitors.numDeletedRows);
+}
+
+function previousDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
 export interface StatsRange {
@@ -162,7 +183,8 @@ async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: 
     .where('day', '<=', range.to)
     .groupBy('value')
     .orderBy('total', 'desc')
-    .orderBy('value', 'asc')
+    // Ties by code point on both engines (SQLite's BINARY; a PostgreSQL database's collation varies).
+    .orderBy(engineOf(db) === 'postgres' ? sql`value collate "C"` : sql`value`, 'asc')
     .limit(top)
     .execute();
   return rows.map((r) => ({ value: r.value, count: Number(r.total) }));

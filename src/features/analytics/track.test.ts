@@ -29,7 +29,17 @@ describe('track body rules', () => {
   it('the hot-path validator agrees with the documented zod schema', () => {
     const text = fc.oneof(
       fc.string({ maxLength: 8 }),
-      fc.constantFrom('', '  ', 'page_view', '/pricing', 'x'.repeat(L.typeLength + 1), 'a\u0001b'),
+      fc.constantFrom(
+        '',
+        '  ',
+        'page_view',
+        '/pricing',
+        'x'.repeat(L.typeLength + 1),
+        'a\u0001b',
+        'mailto:alice@example.com',
+        'https://agency.example/x',
+        ' javascript:alert(1)',
+      ),
       fc.string({ minLength: 2040, maxLength: 2060 }),
     );
     const field = fc.oneof(text, fc.constant(undefined), fc.constant(null), fc.integer());
@@ -97,6 +107,27 @@ describe('track body rules', () => {
     expect(referrerParts('https://shop.example/a', 'https://shop.example/b', []).host).toBeNull();
     expect(referrerParts('javascript:alert(1)', '/x', [])).toEqual({ referrer: null, host: null });
     expect(referrerParts('not a url', '/x', [])).toEqual({ referrer: null, host: null });
+  });
+
+  it('a page is a path or an http(s) URL: other schemes would store an address or a number as the page', () => {
+    for (const page of [
+      'mailto:alice@example.com',
+      'tel:+573000000000',
+      'javascript:alert(1)',
+      'data:text/html,x',
+    ]) {
+      expect(() => validateTrack({ page }), page).toThrow(/must be a path or an http\(s\) URL/);
+      expect(() => validateTrack({ url: page }), page).toThrow(/url: must be a path/);
+    }
+    for (const page of [
+      '/pricing',
+      'pricing',
+      'https://agency.example/x',
+      'HTTP://agency.example/',
+      '//cdn/x',
+    ]) {
+      expect(validateTrack({ page }).page, page).toBe(page);
+    }
   });
 
   it('one parse of the page gives what the two separate parses gave (path against a base, host alone)', () => {

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../http/errors.ts';
 import { describeZodError } from '../../http/openapi.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { NO_CONTROL_CHARS, propertiesProblem, TrackBody, type TrackInput } from './schemas.ts';
+import {
+  isPageAddress,
+  NO_CONTROL_CHARS,
+  PAGE_ADDRESS_RULE,
+  propertiesProblem,
+  TrackBody,
+  type TrackInput,
+} from './schemas.ts';
 import type { AnalyticsEventRow } from './store.ts';
 
 /** The whole body may nest a little deeper than `properties` (unknown fields are ignored). */
@@ -139,6 +146,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     const trimmed = value.trim();
     if (trimmed === '') invalid(`${key}: must not be empty`);
     if (trimmed.length > L.pageLength) invalid(`${key}: must be at most ${L.pageLength} characters`);
+    if (!isPageAddress(trimmed)) invalid(`${key}: ${PAGE_ADDRESS_RULE}`);
     return trimmed;
   };
   const page = pageOf('page');
