@@ -2,6 +2,7 @@ import type { CacheStore } from '../../db/cache-store.ts';
 import { ApiError } from '../../http/errors.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { type PageInput, runChecks, type SeoReport } from './checks.ts';
+import { nestingDepth } from './dom.ts';
 import { SEO_LIMITS } from './limits.ts';
 import { parseRobots, robotsAllows } from './robots.ts';
 
@@ -67,12 +68,24 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
     status: page.status,
     redirects: page.redirects,
     headers: page.headers,
-    html: isHtml ? page.body.toString('utf8') : null,
+    html: isHtml ? decodeHtml(page.body, page.headers['content-type']) : null,
     robots,
     sitemap,
   };
   const { load } = await import('cheerio');
-  const report = runChecks(input, load);
+  if (input.html !== null && nestingDepth(input.html, load) > SEO_LIMITS.maxNesting) {
+    throw new ApiError(
+      'EXTERNAL_SERVICE_ERROR',
+      `The page nests its elements more than ${SEO_LIMITS.maxNesting} levels deep; it cannot be analysed.`,
+    );
+  }
+  let report: ReturnType<typeof runChecks>;
+  try {
+    report = runChecks(input, load);
+  } catch (error) {
+    // A page the checks cannot read is the page's problem, answered like one that cannot be fetched.
+    throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The page could not be analysed.', { cause: error });
+  }
   const count = (s: string) => report.findings.filter((f) => f.severity === s).length;
   const analysis: SeoAnalysis = {
     url: url.href,
@@ -86,6 +99,28 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
   };
   await ctx.cache.set(key, analysis, SEO_LIMITS.cacheTtlSeconds, 0);
   return analysis;
+}
+
+/**
+ * The page's text in its own encoding: a byte-order mark first, then the Content-Type charset, then a
+ * `<meta charset>` in the first kilobyte, else UTF-8 (WHATWG labels; an unknown one reads as UTF-8).
+ */
+export function decodeHtml(body: Buffer, contentType: string | undefined): string {
+  let label = 'utf-8';
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) label = 'utf-8';
+  else if (body[0] === 0xff && body[1] === 0xfe) label = 'utf-16le';
+  else if (body[0] === 0xfe && body[1] === 0xff) label = 'utf-16be';
+  else {
+    const declared =
+      /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
+      /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.toString('latin1', 0, 1024))?.[1];
+    if (declared) label = declared;
+  }
+  try {
+    return new TextDecoder(label).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
 }
 
 async function readRobots(

@@ -1,5 +1,6 @@
 import type { load as CheerioLoad } from 'cheerio';
 import type { RedirectHop } from '../../integrations/safe-fetch/safe-fetch.ts';
+import { firstImageAlt, textOf } from './dom.ts';
 import { SEO_LIMITS, SEVERITY_COST, type Severity } from './limits.ts';
 
 /** What the checks look at: the fetched page and what was learnt about its site. */
@@ -58,6 +59,27 @@ const GENERIC_LINK_TEXT = new Set([
   'ver más',
   'más información',
 ]);
+/**
+ * Whether robots directives (`<meta name="robots">` or `X-Robots-Tag`, comma-separated) keep the page
+ * out of the index: `noindex` or `none` as a whole directive (not inside `max-image-preview:none`),
+ * for every crawler or for Googlebot (`otherbot: noindex` is another crawler's business).
+ */
+export function blocksIndexing(directives: string): boolean {
+  let crawler: string | null = null;
+  for (const raw of directives.toLowerCase().split(',')) {
+    let directive = raw.trim();
+    // "googlebot: noindex, nofollow" names the crawler for the directives that follow it.
+    const named = /^([a-z][\w-]*)\s*:\s*(.*)$/.exec(directive);
+    if (named && !/^(max-snippet|max-image-preview|max-video-preview|unavailable_after)$/.test(named[1]!)) {
+      crawler = named[1]!;
+      directive = named[2]!.trim();
+    }
+    if (crawler !== null && crawler !== 'googlebot' && crawler !== 'all') continue;
+    if (directive === 'noindex' || directive === 'none') return true;
+  }
+  return false;
+}
+
 const HREFLANG = /^(x-default|[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|\d{3}))?)$/i;
 
 /**
@@ -114,7 +136,7 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
   const robotsHeader = input.headers['x-robots-tag'] ?? '';
   check(
     'x-robots-tag',
-    /noindex|none/i.test(robotsHeader)
+    blocksIndexing(robotsHeader)
       ? {
           severity: 'error',
           message: `The X-Robots-Tag header says "${robotsHeader}".`,
@@ -183,7 +205,7 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
     .join(', ');
   check(
     'meta-robots',
-    /noindex|none/i.test(robotsMeta)
+    blocksIndexing(robotsMeta)
       ? {
           severity: 'error',
           message: `The robots meta tag says "${robotsMeta}".`,
@@ -258,8 +280,9 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
     levels.push(level);
     stats.headings[`h${level}` as keyof SeoStats['headings']]++;
   });
+  // An image heading (<h1><img alt="Acme"></h1>) is named by its alt text.
   const h1s = $('h1')
-    .map((_, el) => $(el).text().trim())
+    .map((_, el) => (textOf(el).trim() || firstImageAlt(el) || '').trim())
     .get();
   check(
     'h1',
@@ -312,10 +335,11 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
   const anchors = $('a');
   let generic = 0;
   let noHref = 0;
+  // Read from the parsed nodes: a cheerio wrapper per link made a page of 100 000 links quadratic.
+  // The accessible name: aria-label first, then the text, then an image's alt.
   anchors.each((_, el) => {
-    const a = $(el);
-    const href = a.attr('href')?.trim();
-    const label = (a.text() || a.attr('aria-label') || a.find('img').attr('alt') || '')
+    const href = el.attribs.href?.trim();
+    const label = (el.attribs['aria-label'] || textOf(el).trim() || firstImageAlt(el) || '')
       .replace(/\s+/g, ' ')
       .trim()
       .toLowerCase();
@@ -539,12 +563,8 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
       : null,
   );
 
-  const body = $('body').clone();
-  body.find('script, style, noscript, template, svg').remove();
-  stats.wordCount = body
-    .text()
-    .split(/\s+/)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  const body = $('body')[0];
+  stats.wordCount = (body ? textOf(body) : '').split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
   check(
     'word-count',
     stats.wordCount < SEO_LIMITS.minWords

@@ -14,6 +14,8 @@ export const SEO_LIMITS = {
   sideRequestTimeoutMs: 5_000,
   title: { min: 30, max: 60 },
   description: { min: 70, max: 160 },
+  /** Deeper nesting is refused (502) before the HTML parser, which is quadratic in depth, runs. */
+  maxNesting: 512,
   minWords: 300,
   maxLinks: 300,
 } as const;

@@ -23,7 +23,8 @@ export function parseRobots(text: string): RobotsTxt {
         current = { agents: [], rules: [] };
         groups.push(current);
       }
-      current.agents.push(value.toLowerCase());
+      // The product token: "Googlebot/2.1" names googlebot (RFC 9309 matches the token exactly).
+      current.agents.push(value.toLowerCase().split('/')[0]!.trim());
       lastWasAgent = true;
       continue;
     }
@@ -50,7 +51,7 @@ function patternMatches(pattern: string, path: string): boolean {
 /** Whether `agent` may fetch `pathAndQuery` under these rules. */
 export function robotsAllows(robots: RobotsTxt, agent: string, pathAndQuery: string): boolean {
   const token = agent.toLowerCase();
-  const specific = robots.groups.filter((g) => g.agents.some((a) => a !== '*' && token.includes(a)));
+  const specific = robots.groups.filter((g) => g.agents.some((a) => a !== '*' && a === token));
   const groups = specific.length > 0 ? specific : robots.groups.filter((g) => g.agents.includes('*'));
   let best: { allow: boolean; length: number } | null = null;
   for (const rule of groups.flatMap((g) => g.rules)) {

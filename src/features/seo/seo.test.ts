@@ -73,6 +73,42 @@ beforeAll(async () => {
     } else if (path === '/file.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end('%PDF-1.4');
+    } else if (path === '/deep') {
+      html(`<html><body>${'<div>'.repeat(20_000)}text${'</div>'.repeat(20_000)}</body></html>`);
+    } else if (path === '/many-links') {
+      html(
+        goodPage(base).replace(
+          '</body>',
+          `${Array.from({ length: 50_000 }, (_, i) => `<a href="/p${i}">p ${i}</a>`).join('')}</body>`,
+        ),
+      );
+    } else if (path === '/minified') {
+      html(
+        goodPage(base).replace(
+          `<p>${words(350)}</p>`,
+          Array.from({ length: 400 }, (_, i) => `<p>word${i}</p>`).join(''),
+        ),
+      );
+    } else if (path === '/image-preview') {
+      html(
+        goodPage(base).replace(
+          '<head>',
+          '<head><meta name="robots" content="max-image-preview:none, max-snippet:-1">',
+        ),
+        {
+          'x-robots-tag': 'otherbot: noindex',
+        },
+      );
+    } else if (path === '/latin1') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' });
+      res.end(
+        Buffer.from(
+          goodPage(base)
+            .replace('<meta charset="utf-8">', '')
+            .replace('Fast websites for growing companies', 'Diseño web en España para empresas'),
+          'latin1',
+        ),
+      );
     } else if (path === '/giant') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><body>${'x'.repeat(4 * 1024 * 1024)}</body></html>`);
@@ -212,6 +248,32 @@ describe('SEO bad input', () => {
     expect(body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it('answers 502 for a page nested too deeply to parse in time, and keeps serving', async () => {
+    const { status, body } = await analyze(`${base}/deep`);
+    expect(status).toBe(502);
+    expect(body.error.message).toContain('levels deep');
+  });
+
+  it('reads a page of 50 000 links (linear, not quadratic)', async () => {
+    const { status, body } = await analyze(`${base}/many-links`);
+    expect(status).toBe(200);
+    expect(body.stats.links.total).toBe(50_002);
+  });
+
+  it('counts words across elements, and reads the page in its declared charset', async () => {
+    const minified = await analyze(`${base}/minified`);
+    expect(minified.body.stats.wordCount).toBeGreaterThanOrEqual(400);
+    expect(ids(minified.body)).not.toContain('word-count');
+    const latin1 = await analyze(`${base}/latin1`);
+    expect(latin1.body.page.title).toContain('Diseño web en España');
+  });
+
+  it("max-image-preview:none and another crawler's noindex do not block indexing", async () => {
+    const { body } = await analyze(`${base}/image-preview`);
+    expect(ids(body)).not.toContain('meta-robots');
+    expect(ids(body)).not.toContain('x-robots-tag');
+  });
+
   it('answers 502 for a page over the size cap', async () => {
     const { status, body } = await analyze(`${base}/giant`);
     expect(status).toBe(502);
@@ -265,5 +327,12 @@ Disallow:
     expect(robotsAllows(robots, 'googlebot', '/private/x')).toBe(true);
     expect(robotsAllows(robots, 'googlebot', '/nogoogle/a')).toBe(false);
     expect(robotsAllows(parseRobots(''), 'googlebot', '/')).toBe(true);
+  });
+
+  it('matches the user agent by its whole product token, not a substring', () => {
+    const rules = parseRobots('User-agent: bot\nDisallow: /\n\nUser-agent: *\nAllow: /\n');
+    expect(robotsAllows(rules, 'googlebot', '/x')).toBe(true);
+    const versioned = parseRobots('User-agent: Googlebot/2.1\nDisallow: /g\n\nUser-agent: *\nAllow: /\n');
+    expect(robotsAllows(versioned, 'googlebot', '/g')).toBe(false);
   });
 });

@@ -1,0 +1,112 @@
+import type { load as CheerioLoad } from 'cheerio';
+
+/** A parsed node as cheerio (domhandler) gives it: only what the walkers below read. */
+interface DomNode {
+  type: string;
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string>;
+  children?: DomNode[];
+}
+
+/** Subtrees whose text is not page text. */
+const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg']);
+/** Elements that separate words: their text never runs into the next element's. */
+const BLOCKS = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
+  'option',
+  'button',
+  'label',
+]);
+
+/**
+ * The text under a node, read without recursion (a hostile page may nest thousands deep, and
+ * cheerio's `.text()` and `.clone()` recurse), script-like subtrees skipped, block elements
+ * separated by a space so `<p>one</p><p>two</p>` is two words.
+ */
+export function textOf(node: DomNode): string {
+  let out = '';
+  const stack: (DomNode | string)[] = [node];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out += item;
+      continue;
+    }
+    if (item.type === 'text') {
+      out += item.data ?? '';
+      continue;
+    }
+    if (item.name !== undefined && NOT_TEXT.has(item.name)) continue;
+    const children = item.children;
+    if (!children) continue;
+    const block = item.name !== undefined && BLOCKS.has(item.name);
+    if (block) {
+      out += ' ';
+      stack.push(' ');
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return out;
+}
+
+/** The first `<img alt>` under a node (an image link's label), without recursion. */
+export function firstImageAlt(node: DomNode): string | null {
+  const stack: DomNode[] = [...(node.children ?? [])].reverse();
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.name === 'img' && item.attribs?.alt !== undefined) return item.attribs.alt;
+    const children = item.children;
+    if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return null;
+}
+
+/**
+ * How deeply the page nests its elements, measured on a fast tree (htmlparser2, linear) before the
+ * spec parser runs: parse5's tree construction is quadratic in nesting depth (30 000 nested divs,
+ * 330 kB, hold the event loop ~5 s), so a page nested past the limit is refused instead.
+ */
+export function nestingDepth(html: string, load: typeof CheerioLoad): number {
+  const $ = load(html, { xml: { xmlMode: false, decodeEntities: false } });
+  let deepest = 0;
+  const stack: [DomNode, number][] = [[$.root()[0] as unknown as DomNode, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    for (const child of node.children ?? []) if (child.children) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
