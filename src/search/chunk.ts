@@ -132,7 +132,7 @@ export function chunkDocument(
       emit();
       body = tail;
     }
-    body.push(...words);
+    for (const word of words) body.push(word); // a spread of 150 000 words overflows the stack
   }
   emit();
   if (chunks.length === 0 && bodyHeading) chunks.push(bodyHeading);

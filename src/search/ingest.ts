@@ -32,6 +32,9 @@ export interface IngestReport {
   failed: { location: string; reason: string }[];
 }
 
+/** A document (file, page, sitemap) larger than this is reported as failed, not read. */
+export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+
 const DOCUMENT_EXTENSIONS = new Set(['.md', '.markdown', '.mdx', '.html', '.htm']);
 const WORDPRESS_PAGE_SIZE = 100;
 
@@ -82,9 +85,16 @@ async function ingestFolder(
   for (const file of files) {
     const source = relative(base, file).split('\\').join('/');
     try {
+      const size = (await stat(file)).size;
+      if (size > MAX_DOCUMENT_BYTES) throw new Error(`larger than ${MAX_DOCUMENT_BYTES} bytes (${size}).`);
       const text = await readFile(file, 'utf8');
       const parsed = /\.html?$/i.test(file) ? parseHtml(text) : parseMarkdown(text);
-      count(await index.replaceDocument(toDocument(`file:${source}`, null, source, parsed)));
+      // Keyed by the file's absolute path: two folders' `build.md` are two documents, and a folder
+      // ingested again from its parent is the same document.
+      const key = `file:${file.split('\\').join('/')}`;
+      count(await index.replaceDocument(toDocument(key, null, source, parsed)));
+      // Before, files were keyed by the path relative to the folder given: that copy goes.
+      await index.removeDocument(`file:${source}`);
     } catch (error) {
       report.failed.push({ location: source, reason: reason(error) });
     }
@@ -113,7 +123,9 @@ async function ingestUrl(
   max: number,
 ) {
   const first = await fetcher.text(url);
-  const pages = /<(urlset|sitemapindex)[\s>]/i.test(first) ? await sitemapPages(first, fetcher, max) : null;
+  const pages = /<(urlset|sitemapindex)[\s>]/i.test(first)
+    ? await sitemapPages(first, fetcher, max, report.failed)
+    : null;
   if (!pages) {
     progress.start(1);
     count(await index.replaceDocument(toDocument(url, url, null, parseHtml(first))));
@@ -132,7 +144,12 @@ async function ingestUrl(
 }
 
 /** The page URLs of a sitemap, following a sitemap index one level down. */
-async function sitemapPages(xml: string, fetcher: Fetcher, max: number): Promise<string[]> {
+async function sitemapPages(
+  xml: string,
+  fetcher: Fetcher,
+  max: number,
+  failed: IngestReport['failed'],
+): Promise<string[]> {
   const $ = cheerio.load(xml, { xml: true });
   const pages = $('url > loc')
     .map((_, el) => $(el).text().trim())
@@ -141,12 +158,19 @@ async function sitemapPages(xml: string, fetcher: Fetcher, max: number): Promise
     .map((_, el) => $(el).text().trim())
     .get()) {
     if (pages.length >= max) break;
-    const inner = cheerio.load(await fetcher.text(nested), { xml: true });
-    pages.push(
-      ...inner('url > loc')
-        .map((_, el) => inner(el).text().trim())
-        .get(),
-    );
+    let inner: ReturnType<typeof cheerio.load>;
+    try {
+      inner = cheerio.load(await fetcher.text(nested), { xml: true });
+    } catch (error) {
+      // One broken child sitemap is reported; the others' pages are still ingested.
+      failed.push({ location: nested, reason: reason(error) });
+      continue;
+    }
+    for (const loc of inner('url > loc')
+      .map((_, el) => inner(el).text().trim())
+      .get()) {
+      pages.push(loc);
+    }
   }
   return [...new Set(pages.filter((p) => /^https?:\/\//i.test(p)))].slice(0, max);
 }
@@ -234,7 +258,24 @@ class Fetcher {
     return response;
   }
 
+  /** The body as text, refused past MAX_DOCUMENT_BYTES while it streams (a page is not a dump). */
   async text(url: string): Promise<string> {
-    return (await this.get(url)).text();
+    const response = await this.get(url);
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > MAX_DOCUMENT_BYTES) {
+      await response.body?.cancel();
+      throw new Error(`${url} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_DOCUMENT_BYTES) {
+        await response.body?.cancel().catch(() => {});
+        throw new Error(`${url} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+      }
+      chunks.push(chunk);
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks));
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,12 @@ describe('chunking', () => {
         expect(chunk.split(/\s+/).length, file).toBeGreaterThan(10);
       }
     }
+  });
+
+  it('chunks a single paragraph of 200 000 words (no spread of them onto the stack)', () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `w${i}`).join(' ');
+    const chunks = chunkDocument({ title: null, blocks: [{ level: 0, text }] });
+    expect(chunks.length).toBeGreaterThan(500);
   });
 
   it('reads HTML without scripts or navigation', () => {
@@ -169,6 +175,26 @@ describe('ingestion from URLs', () => {
         );
         return;
       }
+      if (req.url === '/broken-index.xml') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<sitemapindex><sitemap><loc>${base}/gone.xml</loc></sitemap><sitemap><loc>${base}/pages-huge.xml</loc></sitemap></sitemapindex>`,
+        );
+        return;
+      }
+      if (req.url === '/pages-huge.xml') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<urlset><url><loc>${base}/a</loc></url><url><loc>${base}/b</loc></url><url><loc>${base}/huge</loc></url><url><loc>${base}/missing</loc></url></urlset>`,
+        );
+        return;
+      }
+      if (req.url === '/huge') {
+        res.writeHead(200, { 'content-type': 'text/html' }); // chunked: no Content-Length to refuse early
+        for (let i = 0; i < 6; i++) res.write(`<p>${'x'.repeat(1024 * 1024)}</p>`);
+        res.end();
+        return;
+      }
       if (req.url === '/a' || req.url === '/b') {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(
@@ -221,6 +247,32 @@ describe('ingestion from URLs', () => {
   it('refuses wordpress without WORDPRESS_API_URL and a missing folder', async () => {
     await expect(ingest(index, 'wordpress')).rejects.toThrow(/WORDPRESS_API_URL/);
     await expect(ingest(index, '/nonexistent/folder')).rejects.toThrow(/does not exist/);
+  });
+
+  it('keys files by their absolute path: two folders with a build.md keep both, a subfolder is the same file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-keys-'));
+    try {
+      for (const folder of ['one', 'two', 'one/sub']) await mkdir(join(dir, folder), { recursive: true });
+      await writeFile(join(dir, 'one', 'build.md'), '# Echidna one\n\nechidna from the first folder');
+      await writeFile(join(dir, 'two', 'build.md'), '# Echidna two\n\nechidna from the second folder');
+      await writeFile(join(dir, 'one', 'sub', 'deep.md'), '# Quokka\n\nquokka in a subfolder');
+      expect((await ingest(index, join(dir, 'one'))).added).toBe(2);
+      expect((await ingest(index, join(dir, 'two'))).added).toBe(1);
+      expect(await index.search('echidna')).toHaveLength(2);
+      // The same file again (its shown source is now relative to the subfolder): no second copy.
+      expect((await ingest(index, join(dir, 'one', 'sub'))).added).toBe(0);
+      expect(await index.search('quokka')).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a broken child sitemap and a page over the size cap, and ingests the rest', async () => {
+    const report = await ingest(index, `${site.url}/broken-index.xml`);
+    expect(report.added + report.unchanged + report.updated).toBe(2);
+    expect(report.failed.map((f) => f.location).sort()).toEqual(
+      [`${site.url}/gone.xml`, `${site.url}/huge`, `${site.url}/missing`].sort(),
+    );
   });
 
   it('ingests a folder of HTML and Markdown files, skipping other files', async () => {
