@@ -51,6 +51,16 @@ export function isPageAddress(value: string): boolean {
   return scheme === null || /^https?:$/i.test(scheme[0]);
 }
 
+const pageAddress = (description: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(L.pageLength)
+    .refine(isPageAddress, PAGE_ADDRESS_RULE)
+    .optional()
+    .openapi({ description, example });
+
 export const TrackBody = z
   .object({
     type: z
@@ -64,29 +74,14 @@ export const TrackBody = z
         description: `Event type, e.g. \`page_view\` or a named event such as \`signup\` (at most ${L.typeLength} characters; default \`page_view\`).`,
         example: 'page_view',
       }),
-    page: z
-      .string()
-      .trim()
-      .min(1)
-      .max(L.pageLength)
-      .refine(isPageAddress, PAGE_ADDRESS_RULE)
-      .optional()
-      .openapi({
-        description:
-          'The page: a path (`/pricing`) or a full URL. Only the path is kept; the query string and fragment are dropped (they often carry personal data).',
-        example: '/pricing',
-      }),
-    url: z
-      .string()
-      .trim()
-      .min(1)
-      .max(L.pageLength)
-      .refine(isPageAddress, PAGE_ADDRESS_RULE)
-      .optional()
-      .openapi({
-        description: 'Alias of `page` (used when `page` is absent).',
-        example: 'https://agency.example/pricing?utm_source=x',
-      }),
+    page: pageAddress(
+      'The page: a path (`/pricing`) or an http(s) URL. Only the path is kept; the query string and fragment are dropped (they often carry personal data).',
+      '/pricing',
+    ),
+    url: pageAddress(
+      'Alias of `page` (used when `page` is absent).',
+      'https://agency.example/pricing?utm_source=x',
+    ),
     referrer: optionalText(
       L.referrerLength,
       'document.referrer; kept without query string; counted by host in top referrers (internal referrers are not counted).',

@@ -117,64 +117,54 @@ describe.each(engines)('CRM sync on %s', (engine) => {
     }
   });
 
-  it('a deal created by an attempt whose answer was lost is found, not duplicated', async () => {
-    // The deal is created but the answer fails: the retry searches by the lead id in the title.
-    let lost = false;
-    world.pipedrive.fail = (req) => {
-      if (!lost && req.method === 'POST' && req.url.startsWith('/v1/deals')) {
+  // The object is created but the answer is lost (the stand-in stores it, then answers 500): the
+  // retry finds it (the deal by the lead id in its title, the note by the lead id in the deal's
+  // notes) instead of creating a second one.
+  const keepThenFail: Record<'deals' | 'notes', (body: Record<string, unknown>) => void> = {
+    deals: (body) =>
+      world.pipedrive.deals.push({
+        id: 999_000 + world.pipedrive.deals.length,
+        title: String(body.title),
+        person_id: Number(body.person_id),
+        org_id: null,
+      }),
+    notes: (body) =>
+      world.pipedrive.notes.push({
+        id: 998_000 + world.pipedrive.notes.length,
+        content: String(body.content),
+        deal_id: Number(body.deal_id),
+      }),
+  };
+  it.each(['deals', 'notes'] as const)(
+    '%s created by an attempt whose answer was lost are found, not duplicated',
+    async (kind) => {
+      let lost = false;
+      world.pipedrive.fail = (req) => {
+        if (lost || req.method !== 'POST' || !req.url.startsWith(`/v1/${kind}`)) return false;
         lost = true;
-        const body = JSON.parse(req.body) as { title: string; person_id: number };
-        world.pipedrive.deals.push({
-          id: 999_000 + world.pipedrive.deals.length,
-          title: body.title,
-          person_id: body.person_id,
-          org_id: null,
-        });
+        keepThenFail[kind](JSON.parse(req.body) as Record<string, unknown>);
         return true;
+      };
+      try {
+        const res = await postLead(
+          ctx,
+          submission({ personal: { email_address: uniqueEmail(`crm-lost-${kind}`) } }),
+        );
+        const created = (await res.json()) as { leadId: string };
+        world.pipedrive.fail = () => false;
+        await drainUntil(
+          ctx,
+          CRM_QUEUE,
+          async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
+        );
+        const deals = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
+        expect(deals).toHaveLength(1);
+        expect(world.pipedrive.notes.filter((n) => n.deal_id === deals[0]?.id)).toHaveLength(1);
+      } finally {
+        world.pipedrive.fail = () => false;
       }
-      return false;
-    };
-    try {
-      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-lost') } }));
-      const created = (await res.json()) as { leadId: string };
-      world.pipedrive.fail = () => false;
-      await drainUntil(
-        ctx,
-        CRM_QUEUE,
-        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
-      );
-      expect(world.pipedrive.deals.filter((d) => d.title.includes(created.leadId))).toHaveLength(1);
-    } finally {
-      world.pipedrive.fail = () => false;
-    }
-  });
-
-  it('a note created by an attempt whose answer was lost is found, not added twice', async () => {
-    let lost = false;
-    world.pipedrive.fail = (req) => {
-      if (!lost && req.method === 'POST' && req.url.startsWith('/v1/notes')) {
-        lost = true;
-        const body = JSON.parse(req.body) as { content: string; deal_id: number };
-        world.pipedrive.notes.push({ id: 998_000 + world.pipedrive.notes.length, ...body });
-        return true;
-      }
-      return false;
-    };
-    try {
-      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-note') } }));
-      const created = (await res.json()) as { leadId: string };
-      world.pipedrive.fail = () => false;
-      await drainUntil(
-        ctx,
-        CRM_QUEUE,
-        async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
-      );
-      const [deal] = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
-      expect(world.pipedrive.notes.filter((n) => n.deal_id === deal?.id)).toHaveLength(1);
-    } finally {
-      world.pipedrive.fail = () => false;
-    }
-  });
+    },
+  );
 
   it('the same e-mail and company reuse the Pipedrive person and organization', async () => {
     const email = uniqueEmail('repeat');
