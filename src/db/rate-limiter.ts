@@ -39,19 +39,27 @@ export class RateLimiter {
 
   /** The stored form of a key: its name (up to the first `:`) and 128 bits of HMAC-SHA-256 of all of it. */
   async storedKey(key: string): Promise<string> {
-    this.#secret ??= this.#db
-      .selectFrom('service_settings')
-      .select('value')
-      .where('name', '=', 'rate_limit_key_secret')
-      .executeTakeFirstOrThrow()
-      .then((row) => row.value);
-    this.#secret.catch(() => {
-      this.#secret = null;
-    });
-    const secret = await this.#secret;
+    const secret = await this.#loadSecret();
     const colon = key.indexOf(':');
     const name = colon >= 0 ? key.slice(0, colon) : 'key';
     return `${name}:${createHmac('sha256', secret).update(key).digest('hex').slice(0, 32)}`;
+  }
+
+  /** Read once per process; a failed read is tried again on the next call. */
+  #loadSecret(): Promise<string> {
+    if (this.#secret === null) {
+      const loading = this.#db
+        .selectFrom('service_settings')
+        .select('value')
+        .where('name', '=', 'rate_limit_key_secret')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.value);
+      loading.catch(() => {
+        if (this.#secret === loading) this.#secret = null;
+      });
+      this.#secret = loading;
+    }
+    return this.#secret;
   }
 
   /** Counts `cost` hits (default 1) in the key's window and reports the window's total. */
