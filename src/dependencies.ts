@@ -95,7 +95,7 @@ export interface Dependencies {
   shutdownSignal: AbortSignal;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
-  /** Deletes expired rate-limit windows, cache entries and old completed jobs (started with the workers). */
+  /** Deletes expired rate-limit windows, cache entries, old completed jobs and past analytics salts (started with the workers). */
   housekeeping: Housekeeping;
   /**
    * Stops the queue workers (letting running jobs finish within `boundMs`, default
