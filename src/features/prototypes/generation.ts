@@ -179,6 +179,7 @@ export async function runAttempt(
   );
   const onShutdown = () => controller.abort(new ShutdownAbort());
   ctx.shutdownSignal?.addEventListener('abort', onShutdown, { once: true });
+  if (ctx.shutdownSignal?.aborted) onShutdown(); // began as the instance stops: hand it over at once
   const beat = setInterval(() => {
     void heartbeat(ctx.db, attempt.id).then(
       (alive) => alive || controller.abort(new AttemptSupersededError(attempt.id)),
@@ -235,7 +236,8 @@ export async function runAttempt(
       return false;
     });
     if (final) await finalizeFailure(ctx, lead.id, { appendEvent: !recorded });
-    else if (policy === 'background' || policy === 'blocking') {
+    else if (policy === 'background' || policy === 'blocking' || handedOver) {
+      // A queue run handed over gets a fresh job: a shutdown does not use up the job's attempts.
       await enqueueRetry(ctx, lead.id, attempt.id, 'retry');
     }
     return { status: 'failed', attempt, error: message, retryable, final, handedOver };

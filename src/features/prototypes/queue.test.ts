@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PrototypeGenerationError,
+  type PrototypeGenerator,
+} from '../../integrations/prototype-generator/types.ts';
 import { testEngines } from '../../testing/database.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
@@ -88,6 +92,51 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
       expect(errors.slice(0, -1).every((e) => e.retrying)).toBe(true);
     } finally {
       v0.setFailures(0);
+    }
+  });
+
+  it('a queue run cut by the shutdown completes its job and leaves a fresh one: no attempt used up', async () => {
+    let calls = 0;
+    const generator: PrototypeGenerator = {
+      name: 'builtin',
+      generate: (_brief, options) =>
+        new Promise((_resolve, reject) => {
+          // The background run fails at once (→ a queue job); the queue's run lasts until aborted.
+          if (++calls === 1) return reject(new PrototypeGenerationError('first try fails'));
+          options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
+        }),
+    };
+    const stopping = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: generator },
+    });
+    try {
+      const id = await createLead(stopping.app);
+      expect((await post(stopping.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+      await stopping.deps.prototypes.tasks.idle();
+      // The real worker, stopped the way the server stops it.
+      stopping.deps.worker.start();
+      await eventually(
+        async () => calls >= 2 && (await latestAttempt(stopping.deps.db, id))?.status === 'generating',
+      );
+      stopping.deps.signalShutdown();
+      await stopping.deps.worker.stop(5000);
+      const jobs = await stopping.deps.jobs.list(PROTOTYPE_QUEUE, {});
+      expect(jobs.filter((j) => j.status === 'dead')).toHaveLength(0);
+      // (The background run's watchdog is pending too.)
+      const retries = jobs.filter(
+        (j) => j.status === 'pending' && (j.payload as { reason: string }).reason === 'retry',
+      );
+      expect(retries).toHaveLength(1);
+      expect(jobs.find((j) => j.status === 'completed')).toBeDefined();
+      expect(await latestAttempt(stopping.deps.db, id)).toMatchObject({ status: 'failed' });
+      expect(
+        ((await (await stopping.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } }).lead
+          .status,
+      ).toBe('generating');
+    } finally {
+      await stopping.close();
     }
   });
 

@@ -61,7 +61,7 @@ export async function handlePrototypeJob(
   if (!started) return;
   const last = job.attempt >= job.maxAttempts;
   const outcome = await runAttempt(ctx, attempt, lead, last ? 'queue-final' : 'queue');
-  if (outcome.status !== 'failed') return;
+  if (outcome.status !== 'failed' || outcome.handedOver) return;
   if (!outcome.retryable) throw new PermanentJobError(outcome.error);
   throw new Error(outcome.error);
 }
