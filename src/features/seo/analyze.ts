@@ -68,7 +68,7 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
     status: page.status,
     redirects: page.redirects,
     headers: page.headers,
-    html: isHtml ? decodeHtml(page.body, page.headers['content-type']) : null,
+    html: isHtml ? await decodeHtml(page.body, page.headers['content-type']) : null,
     robots,
     sitemap,
   };
@@ -102,25 +102,14 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
 }
 
 /**
- * The page's text in its own encoding: a byte-order mark first, then the Content-Type charset, then a
- * `<meta charset>` in the first kilobyte, else UTF-8 (WHATWG labels; an unknown one reads as UTF-8).
+ * The page's text in its own encoding, found as browsers find it (encoding-sniffer, the HTML
+ * standard's algorithm: a byte-order mark, then the Content-Type charset, then a `<meta charset>` in
+ * the first kilobyte, else UTF-8).
  */
-export function decodeHtml(body: Buffer, contentType: string | undefined): string {
-  let label = 'utf-8';
-  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) label = 'utf-8';
-  else if (body[0] === 0xff && body[1] === 0xfe) label = 'utf-16le';
-  else if (body[0] === 0xfe && body[1] === 0xff) label = 'utf-16be';
-  else {
-    const declared =
-      /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
-      /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.toString('latin1', 0, 1024))?.[1];
-    if (declared) label = declared;
-  }
-  try {
-    return new TextDecoder(label).decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
+async function decodeHtml(body: Buffer, contentType: string | undefined): Promise<string> {
+  const { decodeBuffer } = await import('encoding-sniffer');
+  const transport = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  return decodeBuffer(body, { defaultEncoding: 'utf-8', transportLayerEncodingLabel: transport });
 }
 
 async function readRobots(
