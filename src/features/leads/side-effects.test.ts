@@ -135,12 +135,13 @@ describe.each(engines)('CRM sync on %s', (engine) => {
         deal_id: Number(body.deal_id),
       }),
   };
+  const ENDPOINT = { deals: '/api/v2/deals', notes: '/v1/notes' };
   it.each(['deals', 'notes'] as const)(
     '%s created by an attempt whose answer was lost are found, not duplicated',
     async (kind) => {
       let lost = false;
       world.pipedrive.fail = (req) => {
-        if (lost || req.method !== 'POST' || !req.url.startsWith(`/v1/${kind}`)) return false;
+        if (lost || req.method !== 'POST' || !req.url.startsWith(ENDPOINT[kind])) return false;
         lost = true;
         keepThenFail[kind](JSON.parse(req.body) as Record<string, unknown>);
         return true;
@@ -183,6 +184,31 @@ describe.each(engines)('CRM sync on %s', (engine) => {
     expect(second.pipedrive.leadId).not.toBe(first.pipedrive.leadId);
     expect(world.pipedrive.persons.filter((p) => p.email === email)).toHaveLength(1);
     expect(world.pipedrive.organizations.filter((o) => o.name === company)).toHaveLength(1);
+  });
+
+  it('Pipedrive is reached on API v2 (v1 notes), the token in x-api-token and never in a URL', async () => {
+    const seen = world.pipedrive.standIn.requests.length;
+    const email = uniqueEmail('v2');
+    const res = await postLead(
+      ctx,
+      submission({ personal: { email_address: email, company: `V2 ${email}` } }),
+    );
+    expect(((await res.json()) as { pipedrive: { success: boolean } }).pipedrive.success).toBe(true);
+    const requests = world.pipedrive.standIn.requests.slice(seen);
+    expect(requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+      'GET /api/v2/organizations/search',
+      'POST /api/v2/organizations',
+      'GET /api/v2/persons/search',
+      'POST /api/v2/persons',
+      'POST /api/v2/deals',
+      'POST /v1/notes',
+    ]);
+    for (const r of requests) {
+      expect(r.headers['x-api-token']).toBe(world.pipedrive.token);
+      expect(r.url).not.toContain(world.pipedrive.token);
+    }
+    const person = world.pipedrive.persons.find((p) => p.email === email);
+    expect(person?.org_id).toBe(world.pipedrive.organizations.find((o) => o.name === `V2 ${email}`)?.id);
   });
 });
 

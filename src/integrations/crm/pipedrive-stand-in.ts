@@ -2,9 +2,11 @@ import type { ServerResponse } from 'node:http';
 import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
 
 /**
- * A local stand-in for Pipedrive's v1 API (tests only): persons, organizations, deals and notes held
- * in memory, search by exact e-mail / name and by title substring, a deal's notes listed, `api_token` checked. `fail` makes
- * chosen calls answer 500 (e.g. `() => true` for an outage, or only `POST /v1/notes`).
+ * A local stand-in for Pipedrive's API (tests only): persons, organizations and deals on API v2
+ * (`/api/v2/…`; their retired v1 endpoints answer 410), notes on v1, held in memory; search by exact
+ * e-mail / name and by title substring, a deal's notes listed; the token checked in the `x-api-token`
+ * header only. `fail` makes chosen calls answer 500 (e.g. `() => true` for an outage, or only
+ * `POST /v1/notes`).
  */
 export interface PipedriveStandIn {
   url: string;
@@ -40,11 +42,20 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
   const handler = async (req: RecordedRequest, res: ServerResponse) => {
     if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     const url = new URL(req.url, 'http://stand-in');
-    if (url.searchParams.get('api_token') !== token) {
+    if (req.headers['x-api-token'] !== token) {
       return sendJson(res, 401, { success: false, error: 'unauthorized access' });
     }
     if (state.fail(req)) return sendJson(res, 500, { success: false, error: 'internal error' });
     const body = req.body ? (JSON.parse(req.body) as Record<string, unknown>) : {};
+    // API v2 validates strictly: ids are numbers (no coercion from strings), e-mails a list of objects.
+    const strictProblem =
+      url.pathname.startsWith('/api/v2/') &&
+      ((['org_id', 'person_id'] as const).some((k) => k in body && typeof body[k] !== 'number') ||
+        ('emails' in body &&
+          !(Array.isArray(body.emails) && body.emails.every((e) => typeof e?.value === 'string'))) ||
+        'email' in body ||
+        'phone' in body);
+    if (strictProblem) return sendJson(res, 400, { success: false, error: 'Validation failed' });
     const term = (url.searchParams.get('term') ?? '').toLowerCase();
     const search = (items: { id: number }[]) =>
       sendJson(res, 200, {
@@ -53,19 +64,22 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
       });
     const created = (data: { id: number }) => sendJson(res, 201, { success: true, data });
     const key = `${req.method} ${url.pathname}`;
+    if (/^\/v1\/(?:persons|organizations|deals)(?:\/|$)/.test(url.pathname)) {
+      return sendJson(res, 410, { success: false, error: 'This endpoint is retired; use API v2.' });
+    }
     switch (key) {
-      case 'GET /v1/persons/search':
+      case 'GET /api/v2/persons/search':
         return search(state.persons.filter((p) => p.email.toLowerCase() === term));
-      case 'GET /v1/organizations/search':
+      case 'GET /api/v2/organizations/search':
         return search(state.organizations.filter((o) => o.name.toLowerCase() === term));
-      case 'GET /v1/deals/search':
+      case 'GET /api/v2/deals/search':
         return search(state.deals.filter((d) => d.title.toLowerCase().includes(term)));
       case 'GET /v1/notes': {
         const dealId = Number(url.searchParams.get('deal_id'));
         return sendJson(res, 200, { success: true, data: state.notes.filter((n) => n.deal_id === dealId) });
       }
-      case 'POST /v1/persons': {
-        const email = (body.email as { value: string }[])[0]?.value ?? '';
+      case 'POST /api/v2/persons': {
+        const email = (body.emails as { value: string }[] | undefined)?.[0]?.value ?? '';
         const person = {
           id: nextId++,
           name: String(body.name),
@@ -75,12 +89,12 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
         state.persons.push(person);
         return created(person);
       }
-      case 'POST /v1/organizations': {
+      case 'POST /api/v2/organizations': {
         const org = { id: nextId++, name: String(body.name) };
         state.organizations.push(org);
         return created(org);
       }
-      case 'POST /v1/deals': {
+      case 'POST /api/v2/deals': {
         const deal = {
           id: nextId++,
           title: String(body.title),

@@ -17,7 +17,18 @@ interface SearchData {
   items?: { item?: { id?: number; title?: string } }[];
 }
 
-/** Pipedrive REST API v1 with `api_token` authentication. Every call carries the caller's signal. */
+/**
+ * Which API version serves a path. Persons, organizations, deals and their searches are API v2
+ * (`/api/v2/…`): their v1 endpoints were deprecated on 2026-01-01 and are out of support since
+ * 2026-08-01. Notes have no v2 equivalent and stay on v1 (`/v1/notes`).
+ */
+type ApiVersion = 'v1' | 'v2';
+const PREFIX: Record<ApiVersion, string> = { v1: '/v1', v2: '/api/v2' };
+
+/**
+ * Pipedrive's REST API with API-token authentication, the token in the `x-api-token` header (never in
+ * the URL, where proxies and logs would keep it). Every call carries the caller's signal.
+ */
 export class PipedriveClient implements CrmClient {
   readonly enabled = true;
   readonly #token: string;
@@ -30,28 +41,29 @@ export class PipedriveClient implements CrmClient {
 
   async #call<T>(
     method: 'GET' | 'POST',
+    version: ApiVersion,
     path: string,
     signal: AbortSignal,
     options: { query?: Record<string, string>; body?: unknown } = {},
   ): Promise<T> {
-    const url = new URL(`${this.#baseUrl}/v1${path}`);
+    const url = new URL(`${this.#baseUrl}${PREFIX[version]}${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-    url.searchParams.set('api_token', this.#token);
+    const endpoint = `${method} ${PREFIX[version]}${path}`;
     let res: Response;
     try {
       res = await fetch(url, {
         method,
         headers: {
           accept: 'application/json',
+          'x-api-token': this.#token,
           ...(options.body ? { 'content-type': 'application/json' } : {}),
         },
         body: options.body ? JSON.stringify(options.body) : undefined,
         signal,
       });
     } catch (error) {
-      // Never include the URL: it carries the token.
       const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-      throw new CrmError(`Pipedrive ${method} ${path} ${reason}`);
+      throw new CrmError(`Pipedrive ${endpoint} ${reason}`);
     }
     const text = await res.text();
     let envelope: PipedriveEnvelope<T> | null = null;
@@ -63,13 +75,13 @@ export class PipedriveClient implements CrmClient {
     if (!res.ok || !envelope || envelope.success === false) {
       const permanent = [400, 401, 403, 404, 410, 422].includes(res.status);
       const detail = envelope?.error ? `: ${String(envelope.error).slice(0, 200)}` : '';
-      throw new CrmError(`Pipedrive ${method} ${path} answered ${res.status}${detail}`, permanent);
+      throw new CrmError(`Pipedrive ${endpoint} answered ${res.status}${detail}`, permanent);
     }
     return envelope.data as T;
   }
 
   async #searchId(path: string, term: string, field: string, exact: boolean, signal: AbortSignal) {
-    const data = await this.#call<SearchData | null>('GET', path, signal, {
+    const data = await this.#call<SearchData | null>('GET', 'v2', path, signal, {
       query: { term, fields: field, exact_match: exact ? 'true' : 'false', limit: '1' },
     });
     const id = data?.items?.[0]?.item?.id;
@@ -81,7 +93,7 @@ export class PipedriveClient implements CrmClient {
    * rank another deal first), so the candidates' titles are checked, not the first one trusted.
    */
   async #dealCarrying(reference: string, signal: AbortSignal): Promise<number | null> {
-    const data = await this.#call<SearchData | null>('GET', '/deals/search', signal, {
+    const data = await this.#call<SearchData | null>('GET', 'v2', '/deals/search', signal, {
       query: { term: reference, fields: 'title', exact_match: 'false', limit: '10' },
     });
     const match = data?.items?.find(
@@ -92,18 +104,26 @@ export class PipedriveClient implements CrmClient {
 
   /** A note on the deal that carries `reference`: one an earlier attempt created before its answer was lost. */
   async #noteCarrying(dealId: number, reference: string, signal: AbortSignal): Promise<number | null> {
-    const notes = await this.#call<{ id?: number; content?: string }[] | null>('GET', '/notes', signal, {
-      query: { deal_id: String(dealId), limit: '100' },
-    });
+    const notes = await this.#call<{ id?: number; content?: string }[] | null>(
+      'GET',
+      'v1',
+      '/notes',
+      signal,
+      {
+        query: { deal_id: String(dealId), limit: '100' },
+      },
+    );
     const match = (notes ?? []).find(
       (note) => typeof note.content === 'string' && note.content.includes(reference),
     );
     return typeof match?.id === 'number' ? match.id : null;
   }
 
-  async #create(path: string, body: unknown, signal: AbortSignal): Promise<number> {
-    const data = await this.#call<{ id?: number } | null>('POST', path, signal, { body });
-    if (typeof data?.id !== 'number') throw new CrmError(`Pipedrive POST ${path} returned no id`);
+  async #create(version: ApiVersion, path: string, body: unknown, signal: AbortSignal): Promise<number> {
+    const data = await this.#call<{ id?: number } | null>('POST', version, path, signal, { body });
+    if (typeof data?.id !== 'number') {
+      throw new CrmError(`Pipedrive POST ${PREFIX[version]}${path} returned no id`);
+    }
     return data.id;
   }
 
@@ -114,18 +134,19 @@ export class PipedriveClient implements CrmClient {
     if (input.company && ids.orgId === null) {
       ids.orgId =
         (await this.#searchId('/organizations/search', input.company, 'name', true, signal)) ??
-        (await this.#create('/organizations', { name: input.company }, signal));
+        (await this.#create('v2', '/organizations', { name: input.company }, signal));
       await options.onProgress({ orgId: ids.orgId });
     }
     if (ids.personId === null) {
       ids.personId =
         (await this.#searchId('/persons/search', input.email, 'email', true, signal)) ??
         (await this.#create(
+          'v2',
           '/persons',
           {
             name: input.name,
-            email: [{ value: input.email, primary: true, label: 'work' }],
-            ...(input.phone ? { phone: [{ value: input.phone, primary: true, label: 'work' }] } : {}),
+            emails: [{ value: input.email, primary: true, label: 'work' }],
+            ...(input.phone ? { phones: [{ value: input.phone, primary: true, label: 'work' }] } : {}),
             ...(ids.orgId !== null ? { org_id: ids.orgId } : {}),
           },
           signal,
@@ -137,6 +158,7 @@ export class PipedriveClient implements CrmClient {
       ids.dealId =
         existing ??
         (await this.#create(
+          'v2',
           '/deals',
           {
             title: input.title,
@@ -155,6 +177,7 @@ export class PipedriveClient implements CrmClient {
       ids.noteId =
         existing ??
         (await this.#create(
+          'v1',
           '/notes',
           { content: input.noteHtml, deal_id: ids.dealId, person_id: ids.personId },
           signal,
