@@ -1,7 +1,7 @@
 /**
  * The CRM interface: create (or reuse) the person, the organization and a deal for a lead, and attach
- * a note with the wizard answers. The real client speaks Pipedrive's v1 REST API; without a token the
- * offline default skips the sync and says so.
+ * a note with the wizard answers. The real client speaks Pipedrive's REST API (v2; v1 for notes);
+ * without a token the offline default skips the sync and says so.
  */
 export interface CrmLeadInput {
   /** Our lead id: written into the deal title so a retry can find a deal created by a lost attempt. */
