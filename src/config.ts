@@ -191,7 +191,10 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   CAPTCHA_DISABLED: ['`true` allows production without CAPTCHA', 'unset'],
   PIPEDRIVE_API_TOKEN: ['Pipedrive API token', 'unset: CRM sync skipped and reported'],
   PIPEDRIVE_API_URL: ['Pipedrive API base', '`https://api.pipedrive.com`'],
-  SMTP_URL: ['`smtp://user:pass@host:port` (or `smtps://`)', 'unset: stored outbox, visible to the admin'],
+  SMTP_URL: [
+    '`smtp://user:pass@host:port` (or `smtps://`); credentials to another host require STARTTLS (`?requireTLS=false` allows a relay without TLS)',
+    'unset: stored outbox, visible to the admin',
+  ],
   MAIL_FROM: ['sender of every e-mail: `address` or `Name <address>`', '`Agency <no-reply@localhost>`'],
   SUPPORT_EMAIL: ['where lead notifications, contact requests and tickets go', '`support@localhost`'],
   CRM_BCC_EMAIL: ['blind copy of support contact e-mails (CRM mailbox)', 'unset'],

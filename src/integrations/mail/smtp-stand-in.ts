@@ -7,6 +7,8 @@ export interface SmtpStandIn {
   port: number;
   url: string;
   messages: (ParsedMail & { envelopeTo: string[] })[];
+  /** User names of the AUTH attempts it received (with `auth`). */
+  logins: string[];
   close(): Promise<void>;
 }
 
@@ -14,16 +16,34 @@ export interface SmtpStandIn {
  * `delayMs` holds each message that long before accepting it (a slow server: the sender's job stays in
  * flight); a message whose sender disconnected meanwhile is not kept (it was never acknowledged).
  * `refuse(address)` true answers that recipient `550 5.1.1` (no such mailbox), as a real server does.
+ * `auth` makes it require AUTH with those credentials, offered without TLS (it never offers
+ * STARTTLS); `host` is the address it listens on (default 127.0.0.1).
  */
 export async function startSmtpStandIn(
   port = 0,
-  options: { delayMs?: number; refuse?: (address: string) => boolean } = {},
+  options: {
+    delayMs?: number;
+    refuse?: (address: string) => boolean;
+    auth?: { user: string; pass: string };
+    host?: string;
+  } = {},
 ): Promise<SmtpStandIn> {
   const messages: SmtpStandIn['messages'] = [];
+  const logins: string[] = [];
   const closed = new Set<string>();
+  const { auth } = options;
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: !auth,
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    onAuth(credentials, _session, callback) {
+      logins.push(credentials.username ?? '');
+      if (credentials.username === auth?.user && credentials.password === auth?.pass) {
+        return callback(null, { user: credentials.username });
+      }
+      callback(Object.assign(new Error('5.7.8 Authentication failed'), { responseCode: 535 }));
+    },
     logger: false,
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
@@ -47,13 +67,14 @@ export async function startSmtpStandIn(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, options.host ?? '127.0.0.1', () => resolve());
   });
   const actual = (server.server.address() as AddressInfo).port;
   return {
     port: actual,
-    url: `smtp://127.0.0.1:${actual}`,
+    url: `smtp://${options.host ?? '127.0.0.1'}:${actual}`,
     messages,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

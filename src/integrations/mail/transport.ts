@@ -25,7 +25,40 @@ export function isPermanentSmtpError(error: unknown): boolean {
 
 export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 } as const;
 
-/** nodemailer over `smtp://user:pass@host:port` (or `smtps://` for implicit TLS). */
+/** Hosts whose traffic never leaves the machine: credentials may cross them without TLS. */
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|::1)$/i;
+
+/**
+ * nodemailer's options for `smtp://user:pass@host:port` (or `smtps://` for implicit TLS). With
+ * credentials, `smtp://` to any host but this machine REQUIRES STARTTLS: nodemailer's default
+ * (upgrade when the server offers it) sends the password in clear text to a server, or a
+ * man-in-the-middle, that does not offer it. `?requireTLS=false` turns that off for a relay that
+ * cannot do TLS.
+ */
+export function smtpTransportOptions(smtpUrl: string) {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const auth = url.username
+    ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+    : undefined;
+  return {
+    host,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    requireTLS:
+      !secure &&
+      auth !== undefined &&
+      !LOOPBACK_HOST.test(host) &&
+      url.searchParams.get('requireTLS') !== 'false',
+    auth,
+    connectionTimeout: SMTP_TIMEOUTS.connectionMs,
+    greetingTimeout: SMTP_TIMEOUTS.greetingMs,
+    socketTimeout: SMTP_TIMEOUTS.socketMs,
+  };
+}
+
+/** nodemailer over SMTP (see smtpTransportOptions). */
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
   readonly from: string;
@@ -34,20 +67,9 @@ export class SmtpTransport implements MailTransport {
 
   constructor(smtpUrl: string, from: string) {
     this.from = from;
-    const url = new URL(smtpUrl);
-    const secure = url.protocol === 'smtps:';
+    const options = smtpTransportOptions(smtpUrl);
     this.#transporter = import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port ? Number(url.port) : secure ? 465 : 587,
-        secure,
-        auth: url.username
-          ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-          : undefined,
-        connectionTimeout: SMTP_TIMEOUTS.connectionMs,
-        greetingTimeout: SMTP_TIMEOUTS.greetingMs,
-        socketTimeout: SMTP_TIMEOUTS.socketMs,
-      }),
+      nodemailer.createTransport(options),
     );
   }
 
