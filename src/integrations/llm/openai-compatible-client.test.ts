@@ -100,6 +100,54 @@ describe('OpenAiCompatibleClient.complete', () => {
     expect(standIn.requests).toHaveLength(3);
   });
 
+  it("adapts to a reasoning model's refusals (max_tokens, temperature) once, then asks right the first time", async () => {
+    // OpenAI's answers for the o-series and GPT-5 models, word for word.
+    const refuse = (param: string, message: string) => ({
+      error: { message, type: 'invalid_request_error', param, code: 'unsupported_parameter' },
+    });
+    const { client, standIn } = await clientFor((req, res) => {
+      const body = JSON.parse(req.body);
+      if ('max_tokens' in body) {
+        return sendJson(
+          res,
+          400,
+          refuse(
+            'max_tokens',
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          ),
+        );
+      }
+      if ('temperature' in body && body.temperature !== 1) {
+        return sendJson(
+          res,
+          400,
+          refuse(
+            'temperature',
+            "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.",
+          ),
+        );
+      }
+      return sendJson(res, 200, completion('reasoned'));
+    });
+    const request = { ...ask, maxTokens: 1200, temperature: 0.2, responseFormat: 'json' as const };
+    await expect(client.complete(request)).resolves.toBe('reasoned');
+    expect(standIn.requests).toHaveLength(3);
+    await expect(client.complete(request)).resolves.toBe('reasoned');
+    expect(standIn.requests).toHaveLength(4);
+    const last = JSON.parse(standIn.requests[3]!.body);
+    expect(last).toMatchObject({ max_completion_tokens: 1200, response_format: { type: 'json_object' } });
+    expect(last).not.toHaveProperty('max_tokens');
+    expect(last).not.toHaveProperty('temperature');
+  });
+
+  it('does not loop on a 400 that keeps refusing what was already adjusted', async () => {
+    const { client, standIn } = await clientFor((_req, res) =>
+      sendJson(res, 400, { error: { message: "Use 'max_completion_tokens' instead of 'max_tokens'." } }),
+    );
+    await expect(client.complete({ ...ask, maxTokens: 10 })).rejects.toBeInstanceOf(LlmError);
+    expect(standIn.requests).toHaveLength(2);
+  });
+
   it.each([
     ['no choices', { id: 'x', choices: [] }],
     ['not an object', [1, 2]],

@@ -25,15 +25,19 @@ class AttemptTimeout extends Error {
  * through the AI SDK's `@ai-sdk/openai-compatible` provider. We call the provider's model directly
  * (`doGenerate`/`doStream`) so that the retry policy is ours: one retry on 5xx, network errors and
  * timeouts, none on 4xx; the SDK's own retries back off for seconds, which a page request cannot
- * afford. `response_format: json_object` is requested when asked for; a provider that refuses it
- * with a 400 is asked again without it, and never again during this process.
+ * afford. `response_format: json_object` is requested when asked for.
+ *
+ * Providers differ in the parameters they accept: a 400 that refuses one of ours is answered by
+ * asking again with that parameter adjusted, and the adjustment is kept for the rest of the process
+ * (see `refusal`): no JSON mode (older servers), `max_completion_tokens` instead of `max_tokens` and
+ * the default temperature (OpenAI's reasoning models: the o-series, GPT-5).
  */
 export class OpenAiCompatibleClient implements LlmClient {
   readonly model: string;
   readonly #chat: ChatModel;
   readonly #timeoutMs: number;
   readonly #retryDelayMs: number;
-  #jsonModeRefused = false;
+  readonly #adjustments = new Set<Adjustment>();
 
   constructor(options: OpenAiCompatibleOptions) {
     this.model = options.model;
@@ -109,8 +113,9 @@ export class OpenAiCompatibleClient implements LlmClient {
         // cancel (aborting it anyway built an AbortError with its stack trace on every call).
         controller.abort();
         if (request.signal?.aborted) throw new LlmError('The model call was cancelled.', { cause: error });
-        if (options.responseFormat && refusesJsonMode(error)) {
-          this.#jsonModeRefused = true;
+        const adjustment = refusal(error, options);
+        if (adjustment && !this.#adjustments.has(adjustment)) {
+          this.#adjustments.add(adjustment);
           tries--;
           continue;
         }
@@ -121,12 +126,16 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   #callOptions(request: CompletionRequest): CallOptions {
+    const adjusted = this.#adjustments;
+    const completionTokens = adjusted.has('max-completion-tokens') && request.maxTokens !== undefined;
     return {
       prompt: request.messages.map(toPromptMessage),
-      maxOutputTokens: request.maxTokens,
-      temperature: request.temperature,
+      maxOutputTokens: completionTokens ? undefined : request.maxTokens,
+      temperature: adjusted.has('default-temperature') ? undefined : request.temperature,
       responseFormat:
-        request.responseFormat === 'json' && !this.#jsonModeRefused ? { type: 'json' } : undefined,
+        request.responseFormat === 'json' && !adjusted.has('no-json-mode') ? { type: 'json' } : undefined,
+      // Unknown keys under the provider's name go into the request body as they are.
+      providerOptions: completionTokens ? { ai: { max_completion_tokens: request.maxTokens! } } : undefined,
     };
   }
 }
@@ -170,12 +179,30 @@ function isRetryable(error: unknown): boolean {
   return false;
 }
 
-function refusesJsonMode(error: unknown): boolean {
-  return (
-    APICallError.isInstance(error) &&
-    error.statusCode === 400 &&
-    /response_format|json_object|json mode/i.test(`${error.message} ${error.responseBody ?? ''}`)
-  );
+/** A parameter the provider does not take, and how the request is changed for it. */
+type Adjustment = 'no-json-mode' | 'max-completion-tokens' | 'default-temperature';
+
+/**
+ * The adjustment a 400 asks for, if it refused a parameter this request sent. OpenAI's reasoning
+ * models answer "Unsupported parameter: 'max_tokens' … Use 'max_completion_tokens' instead." and
+ * "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value
+ * is supported."
+ */
+function refusal(error: unknown, sent: CallOptions): Adjustment | null {
+  if (!APICallError.isInstance(error) || error.statusCode !== 400) return null;
+  const text = `${error.message} ${error.responseBody ?? ''}`;
+  if (sent.responseFormat && /response_format|json_object|json mode/i.test(text)) return 'no-json-mode';
+  if (sent.maxOutputTokens !== undefined && /max_tokens/.test(text) && /max_completion_tokens/.test(text)) {
+    return 'max-completion-tokens';
+  }
+  if (
+    sent.temperature !== undefined &&
+    /temperature/i.test(text) &&
+    /unsupported|not support|only the default/i.test(text)
+  ) {
+    return 'default-temperature';
+  }
+  return null;
 }
 
 function toLlmError(error: unknown): LlmError {
