@@ -45,7 +45,7 @@ try {
   const stats = await index.stats();
   console.log(
     `ingested ${target}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ` +
-      `${report.failed.length} failed; the index holds ${stats.documents} documents in ${stats.chunks} chunks.`,
+      `${report.removed} removed, ${report.failed.length} failed; the index holds ${stats.documents} documents in ${stats.chunks} chunks.`,
   );
   for (const failure of report.failed) console.error(`  failed: ${failure.location}: ${failure.reason}`);
   if (report.failed.length > 0) process.exitCode = 1;

@@ -29,11 +29,15 @@ export interface IngestReport {
   added: number;
   updated: number;
   unchanged: number;
+  /** Documents of the folder or WordPress site ingested before that are gone from it now. */
+  removed: number;
   failed: { location: string; reason: string }[];
 }
 
 /** A document (file, page, sitemap) larger than this is reported as failed, not read. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+/** One page of WordPress posts (up to 100 posts with their content) is refused past this. */
+export const MAX_WORDPRESS_PAGE_BYTES = 25 * 1024 * 1024;
 
 const DOCUMENT_EXTENSIONS = new Set(['.md', '.markdown', '.mdx', '.html', '.htm']);
 const WORDPRESS_PAGE_SIZE = 100;
@@ -47,7 +51,7 @@ export async function ingest(
   options: IngestOptions = {},
 ): Promise<IngestReport> {
   const progress = options.progress ?? silent;
-  const report: IngestReport = { added: 0, updated: 0, unchanged: 0, failed: [] };
+  const report: IngestReport = { added: 0, updated: 0, unchanged: 0, removed: 0, failed: [] };
   const count = (outcome: ReplaceOutcome) => {
     report[outcome]++;
   };
@@ -81,17 +85,19 @@ async function ingestFolder(
   if (!info) throw new Error(`${folder} does not exist.`);
   const files = info.isDirectory() ? await listDocuments(root) : [root];
   const base = info.isDirectory() ? root : resolve(root, '..');
+  const seen = new Set<string>();
   progress.start(files.length);
   for (const file of files) {
     const source = relative(base, file).split('\\').join('/');
+    // Keyed by the file's absolute path: two folders' `build.md` are two documents, and a folder
+    // ingested again from its parent is the same document.
+    const key = `file:${file.split('\\').join('/')}`;
+    seen.add(key); // a file that fails to read keeps what was indexed of it
     try {
       const size = (await stat(file)).size;
       if (size > MAX_DOCUMENT_BYTES) throw new Error(`larger than ${MAX_DOCUMENT_BYTES} bytes (${size}).`);
       const text = await readFile(file, 'utf8');
       const parsed = /\.html?$/i.test(file) ? parseHtml(text) : parseMarkdown(text);
-      // Keyed by the file's absolute path: two folders' `build.md` are two documents, and a folder
-      // ingested again from its parent is the same document.
-      const key = `file:${file.split('\\').join('/')}`;
       count(await index.replaceDocument(toDocument(key, null, source, parsed)));
       // Before, files were keyed by the path relative to the folder given: that copy goes.
       await index.removeDocument(`file:${source}`);
@@ -100,6 +106,19 @@ async function ingestFolder(
     }
     progress.tick(source);
   }
+  // The folder is the truth for what lies under it: files deleted or renamed since go.
+  if (info.isDirectory()) {
+    report.removed += await removeUnseen(index, `file:${root.split('\\').join('/')}/`, seen);
+  }
+}
+
+/** Removes the documents whose key starts with `prefix` and that this run did not see. */
+async function removeUnseen(index: SqlSearchIndex, prefix: string, seen: Set<string>): Promise<number> {
+  let removed = 0;
+  for (const key of await index.documentKeys(prefix)) {
+    if (!seen.has(key) && (await index.removeDocument(key))) removed++;
+  }
+  return removed;
 }
 
 async function listDocuments(folder: string): Promise<string[]> {
@@ -194,17 +213,29 @@ async function ingestWordPress(
   const base = apiUrl.replace(/\/+$/, '');
   let totalPages = 1;
   let done = 0;
-  for (let page = 1; page <= totalPages && done < max; page++) {
-    const url = `${base}/posts?per_page=${WORDPRESS_PAGE_SIZE}&page=${page}&_fields=id,link,title,content`;
-    const response = await fetcher.get(url);
-    if (page === 1) {
-      totalPages = Number(response.headers.get('x-wp-totalpages') ?? 1) || 1;
-      progress.start(Number(response.headers.get('x-wp-total') ?? 0) || WORDPRESS_PAGE_SIZE);
+  let complete = true;
+  const seen = new Set<string>();
+  for (let page = 1; page <= totalPages; page++) {
+    if (done >= max) {
+      complete = false;
+      break;
     }
-    const posts = (await response.json()) as WordPressPost[];
+    const url = `${base}/posts?per_page=${WORDPRESS_PAGE_SIZE}&page=${page}&_fields=id,link,title,content`;
+    const { text, headers } = await fetcher.read(url, MAX_WORDPRESS_PAGE_BYTES);
+    if (page === 1) {
+      totalPages = Number(headers.get('x-wp-totalpages') ?? 1) || 1;
+      progress.start(Number(headers.get('x-wp-total') ?? 0) || WORDPRESS_PAGE_SIZE);
+    }
+    let posts: WordPressPost[];
+    try {
+      posts = JSON.parse(text) as WordPressPost[];
+    } catch {
+      throw new Error(`${url} did not answer JSON.`);
+    }
     if (!Array.isArray(posts)) throw new Error(`${url} did not answer a list of posts.`);
     for (const post of posts) {
       const location = post.link ?? `post ${post.id}`;
+      seen.add(`wp:${post.id}`);
       try {
         const title = post.title?.rendered ? cheerio.load(post.title.rendered).text().trim() : null;
         const parsed = parseHtml(`<main>${post.content?.rendered ?? ''}</main>`);
@@ -221,6 +252,8 @@ async function ingestWordPress(
     }
     if (posts.length === 0) break;
   }
+  // Every post was listed: posts deleted or unpublished since the last run go from the index.
+  if (complete) report.removed += await removeUnseen(index, 'wp:', seen);
 }
 
 function toDocument(
@@ -260,22 +293,27 @@ class Fetcher {
 
   /** The body as text, refused past MAX_DOCUMENT_BYTES while it streams (a page is not a dump). */
   async text(url: string): Promise<string> {
+    return (await this.read(url, MAX_DOCUMENT_BYTES)).text;
+  }
+
+  /** The body as text and the response headers; refused past `maxBytes` while it streams. */
+  async read(url: string, maxBytes: number): Promise<{ text: string; headers: Headers }> {
     const response = await this.get(url);
     const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > MAX_DOCUMENT_BYTES) {
+    if (Number.isFinite(declared) && declared > maxBytes) {
       await response.body?.cancel();
-      throw new Error(`${url} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+      throw new Error(`${url} is larger than ${maxBytes} bytes.`);
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
     for await (const chunk of response.body ?? []) {
       size += chunk.byteLength;
-      if (size > MAX_DOCUMENT_BYTES) {
+      if (size > maxBytes) {
         await response.body?.cancel().catch(() => {});
-        throw new Error(`${url} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+        throw new Error(`${url} is larger than ${maxBytes} bytes.`);
       }
       chunks.push(chunk);
     }
-    return new TextDecoder().decode(Buffer.concat(chunks));
+    return { text: new TextDecoder().decode(Buffer.concat(chunks)), headers: response.headers };
   }
 }

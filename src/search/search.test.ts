@@ -6,7 +6,7 @@ import { testEngines } from '../testing/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../testing/test-app.ts';
 import { chunkDocument, parseHtml, parseMarkdown } from './chunk.ts';
-import { ingest } from './ingest.ts';
+import { ingest, MAX_DOCUMENT_BYTES, MAX_WORDPRESS_PAGE_BYTES } from './ingest.ts';
 import { SqlSearchIndex } from './sql-search-index.ts';
 
 const CORPUS = join(import.meta.dirname, '../../corpus');
@@ -86,6 +86,17 @@ describe.each(await testEngines())('search index on %s', (engine) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ query: 'website', count: 0, results: [] });
+  });
+
+  it('lists document keys by prefix literally (LIKE wildcards, accents, astral characters)', async () => {
+    const doc = (key: string) => ({ key, url: null, source: key, title: null, chunks: ['dingo'] });
+    for (const key of ['file:/a_%/x.md', 'file:/ab%/y.md', 'file:/año😀/z.md', 'file:/año😀x/w.md']) {
+      await index.replaceDocument(doc(key));
+    }
+    expect(await index.documentKeys('file:/a_%/')).toEqual(['file:/a_%/x.md']);
+    expect(await index.documentKeys('file:/año😀/')).toEqual(['file:/año😀/z.md']);
+    for (const key of await index.documentKeys('file:/a')) await index.removeDocument(key);
+    expect(await index.documentKeys('file:/a')).toEqual([]);
   });
 
   it('ingests the sample corpus idempotently and ranks the right path first', async () => {
@@ -204,8 +215,20 @@ describe('ingestion from URLs', () => {
       }
       if (req.url?.startsWith('/wp/posts')) {
         const page = Number(new URL(req.url, base).searchParams.get('page'));
-        const posts = page === 1 ? [1, 2].map((id) => post(id)) : [post(3)];
-        return sendJson(res, 200, posts, { 'X-WP-Total': '3', 'X-WP-TotalPages': '2' });
+        const posts = page === 1 ? wpPostIds.slice(0, 2).map(post) : wpPostIds.slice(2).map(post);
+        const pages = wpPostIds.length > 2 ? '2' : '1';
+        return sendJson(res, 200, posts, {
+          'X-WP-Total': String(wpPostIds.length),
+          'X-WP-TotalPages': pages,
+        });
+      }
+      if (req.url?.startsWith('/wp-huge/posts')) {
+        res.writeHead(200, { 'content-type': 'application/json' }); // chunked: refused while it streams
+        res.write('[');
+        for (let i = 0; i < 26; i++)
+          res.write(`${i ? ',' : ''}${JSON.stringify(post(i))}`.padEnd(1024 * 1024));
+        res.end(']');
+        return;
       }
       sendJson(res, 404, {});
     });
@@ -216,6 +239,7 @@ describe('ingestion from URLs', () => {
     await t.close();
     await site.close();
   });
+  let wpPostIds = [1, 2, 3];
   const post = (id: number) => ({
     id,
     link: `https://blog.test/post-${id}`,
@@ -242,6 +266,57 @@ describe('ingestion from URLs', () => {
     expect(hits).toHaveLength(3);
     expect(hits.every((h) => h.source.startsWith('https://blog.test/post-'))).toBe(true);
     expect(hits[0]?.title).toMatch(/^Post & \d$/);
+  });
+
+  it('drops posts gone from WordPress, only after a complete listing; refuses an oversized page', async () => {
+    await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp` });
+    wpPostIds = [1, 3, 4]; // two pages: 1 and 3, then 4
+    try {
+      // A listing cut short by maxDocuments proves nothing about the posts it did not reach.
+      expect(
+        (await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp`, maxDocuments: 1 })).removed,
+      ).toBe(0);
+      expect(await index.search('wombat')).toHaveLength(3);
+      const report = await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp` });
+      expect(report).toMatchObject({ removed: 1, unchanged: 2, added: 1 });
+      expect((await index.search('wombat')).map((h) => h.source).sort()).toEqual([
+        'https://blog.test/post-1',
+        'https://blog.test/post-3',
+        'https://blog.test/post-4',
+      ]);
+    } finally {
+      wpPostIds = [1, 2, 3];
+      await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp` });
+    }
+    await expect(ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp-huge` })).rejects.toThrow(
+      `larger than ${MAX_WORDPRESS_PAGE_BYTES} bytes`,
+    );
+  });
+
+  it('drops files gone from a folder ingested again, keeps those that failed to read and other folders', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-prune-'));
+    try {
+      for (const folder of ['site', 'other']) await mkdir(join(dir, folder));
+      await writeFile(join(dir, 'site', 'keep.md'), '# Numbat\n\nnumbat kept');
+      await writeFile(join(dir, 'site', 'gone.md'), '# Numbat gone\n\nnumbat deleted later');
+      await writeFile(join(dir, 'site', 'broken.md'), '# Numbat broken\n\nnumbat that grows too big');
+      await writeFile(join(dir, 'other', 'elsewhere.md'), '# Numbat elsewhere\n\nnumbat in another folder');
+      await ingest(index, join(dir, 'site'));
+      await ingest(index, join(dir, 'other'));
+      expect(await index.search('numbat')).toHaveLength(4);
+      await rm(join(dir, 'site', 'gone.md'));
+      await writeFile(join(dir, 'site', 'broken.md'), 'x'.repeat(MAX_DOCUMENT_BYTES + 1));
+      const report = await ingest(index, join(dir, 'site'));
+      expect(report).toMatchObject({ removed: 1, unchanged: 1 });
+      expect(report.failed.map((f) => f.location)).toEqual(['broken.md']);
+      expect((await index.search('numbat')).map((h) => h.source).sort()).toEqual([
+        'broken.md',
+        'elsewhere.md',
+        'keep.md',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses wordpress without WORDPRESS_API_URL and a missing folder', async () => {

@@ -164,6 +164,16 @@ export class SqlSearchIndex implements SearchIndex {
     });
   }
 
+  /** The keys of the documents whose key starts with `prefix`. */
+  async documentKeys(prefix: string): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('search_documents')
+      .select('key')
+      .where(sql<string>`substr(key, 1, ${[...prefix].length})`, '=', prefix) // length in characters
+      .execute();
+    return rows.map((row) => row.key);
+  }
+
   async stats(): Promise<{ documents: number; chunks: number }> {
     const documents = await this.#db
       .selectFrom('search_documents')
