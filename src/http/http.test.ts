@@ -298,6 +298,8 @@ describe('OpenAPI', () => {
     expect(Object.keys(doc.paths)).toContain('/health');
     const docs = await get('/docs');
     expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(docs.headers.get('x-frame-options')).toBe('DENY');
     expect(await docs.text()).toContain('/docs/assets/swagger-ui-bundle.js');
     expect((await get('/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
   });

@@ -33,10 +33,12 @@ export function docsRoutes() {
   const loaded = new Map<string, Buffer>();
   return new Hono<AppEnv>()
     .get('/docs', (c) => {
+      // Never framed: a page of forms that send requests must not sit under another site's clicks.
       c.header(
         'Content-Security-Policy',
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
       );
+      c.header('X-Frame-Options', 'DENY');
       return c.html(DOCS_HTML);
     })
     .get('/docs/assets/init.js', (c) =>
