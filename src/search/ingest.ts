@@ -112,6 +112,19 @@ async function ingestFolder(
   }
 }
 
+/**
+ * Takes out of the index what `ingest(target)` put in: a page URL's document, a folder's files (or
+ * one file; the path need not exist any more) or the WordPress posts. A sitemap's pages go one page
+ * URL at a time. Returns how many documents went.
+ */
+export async function removeFromIndex(index: SqlSearchIndex, target: string): Promise<number> {
+  if (target === 'wordpress' || target === 'wp') return removeUnseen(index, 'wp:', new Set());
+  if (/^https?:\/\//i.test(target)) return (await index.removeDocument(target)) ? 1 : 0;
+  const path = resolve(target).split('\\').join('/');
+  const file = (await index.removeDocument(`file:${path}`)) ? 1 : 0;
+  return file + (await removeUnseen(index, `file:${path}/`, new Set()));
+}
+
 /** Removes the documents whose key starts with `prefix` and that this run did not see. */
 async function removeUnseen(index: SqlSearchIndex, prefix: string, seen: Set<string>): Promise<number> {
   let removed = 0;

@@ -1,12 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../testing/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../testing/test-app.ts';
 import { chunkDocument, parseHtml, parseMarkdown } from './chunk.ts';
-import { ingest, MAX_DOCUMENT_BYTES, MAX_WORDPRESS_PAGE_BYTES } from './ingest.ts';
+import { ingest, MAX_DOCUMENT_BYTES, MAX_WORDPRESS_PAGE_BYTES, removeFromIndex } from './ingest.ts';
 import { SqlSearchIndex } from './sql-search-index.ts';
 
 const CORPUS = join(import.meta.dirname, '../../corpus');
@@ -314,6 +315,55 @@ describe('ingestion from URLs', () => {
         'elsewhere.md',
         'keep.md',
       ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('removes what a target put in: a page URL, a folder (gone from disk too) or one file, the WordPress posts', async () => {
+    await ingest(index, `${site.url}/a`);
+    expect(await removeFromIndex(index, `${site.url}/a`)).toBe(1);
+    expect(await removeFromIndex(index, `${site.url}/a`)).toBe(0);
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-remove-'));
+    try {
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'one.md'), '# Bilby\n\nbilby one');
+      await writeFile(join(dir, 'sub', 'two.md'), '# Bilby two\n\nbilby two');
+      await writeFile(join(`${dir}-sibling.md`), '# Bilby sibling\n\nbilby beside the folder');
+      await ingest(index, dir);
+      await ingest(index, `${dir}-sibling.md`);
+      expect(await removeFromIndex(index, join(dir, 'sub', 'two.md'))).toBe(1);
+      await rm(dir, { recursive: true, force: true });
+      expect(await removeFromIndex(index, dir)).toBe(1);
+      expect((await index.search('bilby')).map((h) => h.source)).toEqual([`${basename(dir)}-sibling.md`]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(`${dir}-sibling.md`, { force: true });
+    }
+    await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp` });
+    expect(await removeFromIndex(index, 'wordpress')).toBe(3);
+    expect(await index.search('wombat')).toEqual([]);
+    await ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp` });
+  });
+
+  it('npm run ingest -- --remove takes a folder out again (the command line, on its own database)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-cli-'));
+    try {
+      await writeFile(join(dir, 'one.md'), '# Potoroo\n\npotoroo one');
+      await writeFile(join(dir, 'two.md'), '# Potoroo two\n\npotoroo two');
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, ['src/search/ingest-cli.ts', ...args], {
+          cwd: new URL('../../', import.meta.url).pathname,
+          env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${join(dir, 'index.db')}` },
+          encoding: 'utf8',
+        });
+      const added = run(dir);
+      expect(added.status, added.stderr).toBe(0);
+      expect(added.stdout).toContain('2 added');
+      const removed = run('--remove', dir);
+      expect(removed.status, removed.stderr).toBe(0);
+      expect(removed.stdout).toContain('removed 2 documents');
+      expect(removed.stdout).toContain('the index holds 0 documents');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
