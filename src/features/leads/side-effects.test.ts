@@ -4,6 +4,7 @@ import { listOutbox } from '../../integrations/mail/outbox.ts';
 import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
 import { startSmtpStandIn, unusedPort } from '../../integrations/mail/smtp-stand-in.ts';
 import { testEngines } from '../../testing/database.ts';
+import type { RecordedRequest } from '../../testing/stand-in.ts';
 import type { TestContext } from '../../testing/test-app.ts';
 import { CRM_QUEUE } from './crm-sync.ts';
 import { getLead } from './store.ts';
@@ -96,13 +97,15 @@ describe.each(engines)('CRM sync on %s', (engine) => {
     });
   });
 
-  it('a failure after the deal was created never creates a second deal', async () => {
-    // The note fails: the deal exists, its id is kept, the retry only adds the note.
-    world.pipedrive.fail = (req) => req.method === 'POST' && req.url.startsWith('/v1/notes');
+  /**
+   * Posts a lead while the CRM answers `fail`, then lets the CRM queue retry it with the CRM back,
+   * and checks the lead ended with exactly one deal carrying one note. Returns the POST's answer.
+   */
+  async function syncThroughFailure(fail: (req: RecordedRequest) => boolean, label: string) {
+    world.pipedrive.fail = fail;
     try {
-      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail('crm-half') } }));
+      const res = await postLead(ctx, submission({ personal: { email_address: uniqueEmail(label) } }));
       const created = (await res.json()) as { leadId: string; pipedrive: { success: boolean } };
-      expect(created.pipedrive.success).toBe(false);
       world.pipedrive.fail = () => false;
       await drainUntil(
         ctx,
@@ -112,9 +115,19 @@ describe.each(engines)('CRM sync on %s', (engine) => {
       const deals = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
       expect(deals).toHaveLength(1);
       expect(world.pipedrive.notes.filter((n) => n.deal_id === deals[0]?.id)).toHaveLength(1);
+      return created;
     } finally {
       world.pipedrive.fail = () => false;
     }
+  }
+
+  it('a failure after the deal was created never creates a second deal', async () => {
+    // The note fails: the deal exists, its id is kept, the retry only adds the note.
+    const created = await syncThroughFailure(
+      (req) => req.method === 'POST' && req.url.startsWith('/v1/notes'),
+      'crm-half',
+    );
+    expect(created.pipedrive.success).toBe(false);
   });
 
   // The object is created but the answer is lost (the stand-in stores it, then answers 500): the
@@ -140,30 +153,12 @@ describe.each(engines)('CRM sync on %s', (engine) => {
     '%s created by an attempt whose answer was lost are found, not duplicated',
     async (kind) => {
       let lost = false;
-      world.pipedrive.fail = (req) => {
+      await syncThroughFailure((req) => {
         if (lost || req.method !== 'POST' || !req.url.startsWith(ENDPOINT[kind])) return false;
         lost = true;
         keepThenFail[kind](JSON.parse(req.body) as Record<string, unknown>);
         return true;
-      };
-      try {
-        const res = await postLead(
-          ctx,
-          submission({ personal: { email_address: uniqueEmail(`crm-lost-${kind}`) } }),
-        );
-        const created = (await res.json()) as { leadId: string };
-        world.pipedrive.fail = () => false;
-        await drainUntil(
-          ctx,
-          CRM_QUEUE,
-          async () => (await getLead(ctx.deps.db, created.leadId))?.pipedrive?.success === true,
-        );
-        const deals = world.pipedrive.deals.filter((d) => d.title.includes(created.leadId));
-        expect(deals).toHaveLength(1);
-        expect(world.pipedrive.notes.filter((n) => n.deal_id === deals[0]?.id)).toHaveLength(1);
-      } finally {
-        world.pipedrive.fail = () => false;
-      }
+      }, `crm-lost-${kind}`);
     },
   );
 

@@ -176,6 +176,29 @@ describe('OpenAiCompatibleClient.stream', () => {
     expect(JSON.parse(standIn.requests[0]!.body).stream).toBe(true);
   });
 
+  it('streams from a reasoning model too: max_completion_tokens, the default temperature', async () => {
+    const { client, standIn } = await clientFor((req, res) => {
+      const body = JSON.parse(req.body);
+      if ('max_tokens' in body) {
+        return sendJson(res, 400, {
+          error: { message: "Use 'max_completion_tokens' instead of 'max_tokens'." },
+        });
+      }
+      if ('temperature' in body) {
+        return sendJson(res, 400, { error: { message: "Unsupported value: 'temperature'." } });
+      }
+      return sendSse(res, ['Hi', ' there']);
+    });
+    expect(await collect(client.stream({ ...ask, maxTokens: 300, temperature: 0.3 }))).toEqual([
+      'Hi',
+      ' there',
+    ]);
+    expect(JSON.parse(standIn.requests.at(-1)!.body)).toMatchObject({
+      stream: true,
+      max_completion_tokens: 300,
+    });
+  });
+
   it('retries once when the stream fails before its first delta', async () => {
     let calls = 0;
     const { client, standIn } = await clientFor((_req, res) =>
