@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import * as cheerio from 'cheerio';
+import { decodeMarkup, decodePlainText, looksBinary } from '../http/decode-text.ts';
 import { chunkDocument, type ParsedDocument, parseHtml, parseMarkdown } from './chunk.ts';
 import type { IndexedDocument, ReplaceOutcome, SqlSearchIndex } from './sql-search-index.ts';
 
@@ -96,8 +97,11 @@ async function ingestFolder(
     try {
       const size = (await stat(file)).size;
       if (size > MAX_DOCUMENT_BYTES) throw new Error(`larger than ${MAX_DOCUMENT_BYTES} bytes (${size}).`);
-      const text = await readFile(file, 'utf8');
-      const parsed = /\.html?$/i.test(file) ? parseHtml(text) : parseMarkdown(text);
+      const bytes = await readFile(file);
+      if (looksBinary(bytes)) throw new Error('not a text file (it holds binary data).');
+      const parsed = /\.html?$/i.test(file)
+        ? parseHtml(await decodeMarkup(bytes))
+        : parseMarkdown(decodePlainText(bytes));
       count(await index.replaceDocument(toDocument(key, null, source, parsed)));
       // Before, files were keyed by the path relative to the folder given: that copy goes.
       await index.removeDocument(`file:${source}`);
@@ -154,7 +158,7 @@ async function ingestUrl(
   count: (o: ReplaceOutcome) => void,
   max: number,
 ) {
-  const first = await fetcher.text(url);
+  const first = await fetcher.markup(url);
   const pages = /<(urlset|sitemapindex)[\s>]/i.test(first)
     ? await sitemapPages(first, fetcher, max, report.failed)
     : null;
@@ -167,7 +171,7 @@ async function ingestUrl(
   progress.start(pages.length);
   for (const page of pages) {
     try {
-      count(await index.replaceDocument(toDocument(page, page, null, parseHtml(await fetcher.text(page)))));
+      count(await index.replaceDocument(toDocument(page, page, null, parseHtml(await fetcher.markup(page)))));
     } catch (error) {
       report.failed.push({ location: page, reason: reason(error) });
     }
@@ -192,7 +196,7 @@ async function sitemapPages(
     if (pages.length >= max) break;
     let inner: ReturnType<typeof cheerio.load>;
     try {
-      inner = cheerio.load(await fetcher.text(nested), { xml: true });
+      inner = cheerio.load(await fetcher.markup(nested), { xml: true });
     } catch (error) {
       // One broken child sitemap is reported; the others' pages are still ingested.
       failed.push({ location: nested, reason: reason(error) });
@@ -234,14 +238,15 @@ async function ingestWordPress(
       break;
     }
     const url = `${base}/posts?per_page=${WORDPRESS_PAGE_SIZE}&page=${page}&_fields=id,link,title,content`;
-    const { text, headers } = await fetcher.read(url, MAX_WORDPRESS_PAGE_BYTES);
+    const { bytes, headers } = await fetcher.read(url, MAX_WORDPRESS_PAGE_BYTES);
     if (page === 1) {
       totalPages = Number(headers.get('x-wp-totalpages') ?? 1) || 1;
       progress.start(Number(headers.get('x-wp-total') ?? 0) || WORDPRESS_PAGE_SIZE);
     }
     let posts: WordPressPost[];
     try {
-      posts = JSON.parse(text) as WordPressPost[];
+      // JSON is UTF-8 (RFC 8259).
+      posts = JSON.parse(new TextDecoder().decode(bytes)) as WordPressPost[];
     } catch {
       throw new Error(`${url} did not answer JSON.`);
     }
@@ -304,13 +309,23 @@ class Fetcher {
     return response;
   }
 
-  /** The body as text, refused past MAX_DOCUMENT_BYTES while it streams (a page is not a dump). */
-  async text(url: string): Promise<string> {
-    return (await this.read(url, MAX_DOCUMENT_BYTES)).text;
+  /**
+   * A page or a sitemap as text in its own encoding (charset, BOM or declaration), refused past
+   * MAX_DOCUMENT_BYTES while it streams (a page is not a dump). Anything else a sitemap may list (a
+   * PDF, an image) is refused rather than indexed as garbled text.
+   */
+  async markup(url: string): Promise<string> {
+    const { bytes, headers } = await this.read(url, MAX_DOCUMENT_BYTES);
+    const type = headers.get('content-type');
+    const media = (type ?? '').split(';')[0]!.trim().toLowerCase();
+    const readable = !media || media.startsWith('text/') || media.endsWith('html') || media.endsWith('xml');
+    if (!readable) throw new Error(`${url} is not a page or a sitemap (${media}).`);
+    if (looksBinary(bytes)) throw new Error(`${url} is not a page or a sitemap (it holds binary data).`);
+    return decodeMarkup(bytes, type);
   }
 
-  /** The body as text and the response headers; refused past `maxBytes` while it streams. */
-  async read(url: string, maxBytes: number): Promise<{ text: string; headers: Headers }> {
+  /** The body and the response headers; refused past `maxBytes` while it streams. */
+  async read(url: string, maxBytes: number): Promise<{ bytes: Buffer; headers: Headers }> {
     const response = await this.get(url);
     const declared = Number(response.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -327,6 +342,6 @@ class Fetcher {
       }
       chunks.push(chunk);
     }
-    return { text: new TextDecoder().decode(Buffer.concat(chunks)), headers: response.headers };
+    return { bytes: Buffer.concat(chunks), headers: response.headers };
   }
 }

@@ -214,6 +214,34 @@ describe('ingestion from URLs', () => {
         );
         return;
       }
+      if (req.url === '/mixed.xml') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<urlset><url><loc>${base}/latin1</loc></url><url><loc>${base}/meta-1252</loc></url><url><loc>${base}/brochure.pdf</loc></url><url><loc>${base}/untyped-binary</loc></url></urlset>`,
+        );
+        return;
+      }
+      if (req.url === '/latin1') {
+        // A Spanish page served as ISO-8859-1: every accented letter is one byte that is not UTF-8.
+        res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' });
+        res.end(Buffer.from('<title>Diseño</title><p>dugong diseño de página</p>', 'latin1'));
+        return;
+      }
+      if (req.url === '/meta-1252') {
+        res.writeHead(200, { 'content-type': 'text/html' }); // the page itself declares its encoding
+        res.end(Buffer.from('<meta charset="windows-1252"><p>dugong café \x80 5</p>', 'latin1'));
+        return;
+      }
+      if (req.url === '/brochure.pdf') {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        res.end(Buffer.from('%PDF-1.7 dugong\n\u0000\u0001', 'latin1'));
+        return;
+      }
+      if (req.url === '/untyped-binary') {
+        res.writeHead(200); // no Content-Type: the bytes tell
+        res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x71, 0x75]));
+        return;
+      }
       if (req.url?.startsWith('/wp/posts')) {
         const page = Number(new URL(req.url, base).searchParams.get('page'));
         const posts = page === 1 ? wpPostIds.slice(0, 2).map(post) : wpPostIds.slice(2).map(post);
@@ -398,6 +426,54 @@ describe('ingestion from URLs', () => {
     expect(report.failed.map((f) => f.location).sort()).toEqual(
       [`${site.url}/gone.xml`, `${site.url}/huge`, `${site.url}/missing`].sort(),
     );
+  });
+
+  it('reads pages in their own encoding (charset, <meta charset>) and refuses a PDF or binary data a sitemap lists', async () => {
+    const report = await ingest(index, `${site.url}/mixed.xml`);
+    expect(report.added).toBe(2);
+    expect(report.failed).toEqual([
+      { location: `${site.url}/brochure.pdf`, reason: expect.stringContaining('(application/pdf)') },
+      { location: `${site.url}/untyped-binary`, reason: expect.stringContaining('binary data') },
+    ]);
+    const texts = (await index.search('dugong')).map((h) => h.text).sort();
+    expect(texts).toEqual([
+      expect.stringContaining('dugong café € 5'),
+      expect.stringContaining('dugong diseño de página'),
+    ]);
+    // Accents folded as for any other text: the Spanish words are found without them.
+    expect((await index.search('diseno pagina')).map((h) => h.source)).toEqual([`${site.url}/latin1`]);
+  });
+
+  it('reads files in their own encoding (Windows-1252, UTF-16, <meta charset>) and refuses binary files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-encodings-'));
+    try {
+      await writeFile(join(dir, 'ansi.md'), Buffer.from('# Año\n\nwallaby diseño en español', 'latin1'));
+      const notepad = Buffer.from('# Notepad\n\nwallaby ñandú', 'utf16le');
+      await writeFile(join(dir, 'notepad.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), notepad]));
+      await writeFile(
+        join(dir, 'page.html'),
+        Buffer.from('<meta charset="windows-1252"><h1>Café</h1><p>wallaby café \x80 5</p>', 'latin1'),
+      );
+      await writeFile(join(dir, 'utf8.md'), '\uFEFF# Ñu\n\nwallaby ñu ☕');
+      await writeFile(
+        join(dir, 'logo.md'),
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+      );
+      const report = await ingest(index, dir);
+      expect(report.added).toBe(4);
+      expect(report.failed).toEqual([
+        { location: 'logo.md', reason: 'not a text file (it holds binary data).' },
+      ]);
+      const hits = await index.search('wallaby');
+      const text = (source: string) => hits.find((h) => h.source === source)?.text;
+      expect(text('ansi.md')).toContain('wallaby diseño en español');
+      expect(text('notepad.md')).toContain('wallaby ñandú');
+      expect(text('page.html')).toContain('wallaby café € 5');
+      expect(text('utf8.md')).toContain('wallaby ñu ☕');
+      expect(hits.map((h) => h.text).join('')).not.toContain('\uFFFD');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('ingests a folder of HTML and Markdown files, skipping other files', async () => {

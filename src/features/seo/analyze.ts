@@ -1,4 +1,5 @@
 import type { CacheStore } from '../../db/cache-store.ts';
+import { decodeMarkup } from '../../http/decode-text.ts';
 import { ApiError } from '../../http/errors.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { type PageInput, runChecks, type SeoReport } from './checks.ts';
@@ -68,7 +69,7 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
     status: page.status,
     redirects: page.redirects,
     headers: page.headers,
-    html: isHtml ? await decodeHtml(page.body, page.headers['content-type']) : null,
+    html: isHtml ? await decodeMarkup(page.body, page.headers['content-type']) : null,
     robots,
     sitemap,
   };
@@ -99,17 +100,6 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
   };
   await ctx.cache.set(key, analysis, SEO_LIMITS.cacheTtlSeconds, 0);
   return analysis;
-}
-
-/**
- * The page's text in its own encoding, found as browsers find it (encoding-sniffer, the HTML
- * standard's algorithm: a byte-order mark, then the Content-Type charset, then a `<meta charset>` in
- * the first kilobyte, else UTF-8).
- */
-async function decodeHtml(body: Buffer, contentType: string | undefined): Promise<string> {
-  const { decodeBuffer } = await import('encoding-sniffer');
-  const transport = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-  return decodeBuffer(body, { defaultEncoding: 'utf-8', transportLayerEncodingLabel: transport });
 }
 
 async function readRobots(
