@@ -107,7 +107,8 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     ids.xss = await post(
       submission(
         { name: XSS_NAME, email: 'x@evil.example', company: XSS_COMPANY },
-        { goal: '<b onmouseover=alert(3)>hi</b>' },
+        // A right-to-left override makes "gnp.exe" read "exe.png" wherever it is shown raw.
+        { goal: '<b onmouseover=alert(3)>hi</b> see \u202Egnp.exe' },
       ),
     );
     await server.deps.worker.drain(EMAIL_QUEUE);
@@ -190,7 +191,11 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     await row.locator('.lead-name').click();
     await expect.poll(() => page.locator('#detail-body h1').textContent()).toBe(XSS_NAME);
     expect(await page.locator('#detail-body img, #detail-body b').count()).toBe(0);
-    expect(await page.locator('#detail-body').textContent()).toContain('<b onmouseover=alert(3)>hi</b>');
+    const detail = await page.locator('#detail-body').textContent();
+    expect(detail).toContain('<b onmouseover=alert(3)>hi</b>');
+    // The override shows as a marker instead of reordering the text after it.
+    expect(detail).toContain('see [U+202E]gnp.exe');
+    expect(detail).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
     await page.locator('#detail-body').hover();
     expect(dialogs).toEqual([]);
     await page.locator('a.back').click();

@@ -4,6 +4,15 @@
  */
 
 /**
+ * Bidi embeddings, overrides and isolates (U+202A–202E, U+2066–2069) reorder the text after them:
+ * a lead named "\u202Emoc.elgoog@nimda" would read "admin@google.com". Text shown here carries them
+ * as visible markers (`[U+202E]`) instead; the stored data is unchanged.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+export const visible = (text) =>
+  text.replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`);
+
+/**
  * el('td', { class: 'x', 'data-label': 'Name' }, 'text', childNode, …)
  * Attributes: `class`, `on*` functions as listeners, `hidden`/`disabled` booleans, anything else via setAttribute.
  */
@@ -31,7 +40,7 @@ function setAttrs(node, attrs) {
     } else if (value === true) {
       node.setAttribute(name, '');
     } else {
-      node.setAttribute(name, String(value));
+      node.setAttribute(name, visible(String(value)));
     }
   }
 }
@@ -39,7 +48,7 @@ function setAttrs(node, attrs) {
 export function append(node, children) {
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    node.append(child instanceof Node ? child : document.createTextNode(visible(String(child))));
   }
 }
 
