@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
 import { startTestServer } from '../../testing/test-app.ts';
+import { saveContact } from '../contact/store.ts';
 import {
   ADMIN_ENV,
   ADMIN_KEY,
@@ -124,6 +125,14 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     await jobs.fail(claimed, new Error('SMTP 550: mailbox unavailable'), { permanent: true });
 
     analyticsEvents = await seedAnalytics(server.deps.db, 30);
+    const contact = (n: number, subject: string, message: string) =>
+      saveContact(
+        server.deps.db,
+        { name: `Contact ${n}`, email: `contact${n}@example.com`, subject, message },
+        Date.now() - (3 - n) * 60_000,
+      );
+    await contact(1, 'Opening hours', 'Do you work on Saturdays?');
+    await contact(2, XSS_COMPANY, `${XSS_NAME} pay \u202Egnp.exe`);
 
     browser = await chromium.launch({ executablePath: CHROME, args: ARGS });
     context = await browser.newContext({
@@ -253,6 +262,21 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     expect(page.url()).toContain(`#/lead/${ids.ana}`);
     await page.locator('#lead-emails details').first().click();
     await shot(page, 'admin-detail.png');
+  });
+
+  it('shows the contact form messages newest first, hostile text as text', async () => {
+    await page.locator('#tabs a[data-tab="contact"]').click();
+    await expect.poll(() => page.locator('#contact-list article').count()).toBe(2);
+    const first = page.locator('#contact-list article').first();
+    expect(await first.locator('.email-subject').textContent()).toBe(XSS_COMPANY);
+    expect(await first.locator('pre').textContent()).toBe(`${XSS_NAME} pay [U+202E]gnp.exe`);
+    expect(await first.locator('a[href^="mailto:"]').getAttribute('href')).toBe(
+      'mailto:contact2@example.com',
+    );
+    expect(await page.locator('#contact-list img, #contact-list script').count()).toBe(0);
+    expect(await page.locator('#contact-pager .page-info').textContent()).toBe('Page 1 of 1 · 2 messages');
+    expect(dialogs).toEqual([]);
+    await shot(page, 'admin-contact.png');
   });
 
   it('shows the outbox with delivery states', async () => {

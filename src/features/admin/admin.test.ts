@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
 import { testEngines } from '../../testing/database.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { saveContact } from '../contact/store.ts';
 import { ADMIN_LIMITS, ADMIN_PAGE } from './limits.ts';
 import {
   ADMIN_ENV,
@@ -83,6 +84,7 @@ describe.each(engines)('admin API on %s', (engine) => {
       ['GET', '/admin/api/leads'],
       ['GET', '/admin/api/leads/LEAD'],
       ['GET', '/admin/api/outbox'],
+      ['GET', '/admin/api/contact'],
       ['GET', '/admin/api/queues'],
       ['POST', `/admin/api/queues/${EMAIL_QUEUE}/retry`],
       ['GET', '/admin/api/analytics'],
@@ -364,6 +366,33 @@ describe.each(engines)('admin API on %s', (engine) => {
       expect((await getJson('/admin/api/outbox?status=failed')).messages).toEqual([]);
       expect((await getJson('/admin/api/outbox?limit=99999')).limit).toBe(ADMIN_LIMITS.outboxMaxLimit);
       expect((await get('/admin/api/outbox?status=lost')).status).toBe(400);
+    });
+
+    it('lists the contact form submissions newest first, page by page', async () => {
+      for (const n of [1, 2, 3]) {
+        const input = {
+          name: `Sender ${n}`,
+          email: `sender${n}@contact.example`,
+          subject: `Question ${n}`,
+          message: `Message ${n}`,
+        };
+        await saveContact(ctx.deps.db, input, BASE + n * 1000);
+      }
+      const first = await getJson('/admin/api/contact?limit=2');
+      expect(first).toMatchObject({ success: true, total: 3, page: 1, limit: 2, totalPages: 2 });
+      expect(first.submissions.map((s: Json) => s.subject)).toEqual(['Question 3', 'Question 2']);
+      expect(first.submissions[0]).toEqual({
+        id: expect.stringMatching(/^contact_/),
+        name: 'Sender 3',
+        email: 'sender3@contact.example',
+        subject: 'Question 3',
+        message: 'Message 3',
+        createdAt: new Date(BASE + 3000).toISOString(),
+      });
+      const second = await getJson('/admin/api/contact?limit=2&page=2');
+      expect(second.submissions.map((s: Json) => s.subject)).toEqual(['Question 1']);
+      expect((await getJson('/admin/api/contact?limit=99999')).limit).toBe(ADMIN_PAGE.maxLimit);
+      expect((await get('/admin/api/contact?page=0')).status).toBe(400);
     });
 
     it('shows the queues and retries dead jobs, one or all', async () => {

@@ -5,6 +5,7 @@ import { createRouter } from '../../http/openapi.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { listOutbox, type OutboxMessage, outboxCounts } from '../../integrations/mail/index.ts';
 import { Stats, StatsQuery } from '../analytics/schemas.ts';
+import { contactView, listContacts } from '../contact/store.ts';
 import { getLead } from '../leads/store.ts';
 import { analyticsStats } from './analytics.ts';
 import { ADMIN_LIMITS } from './limits.ts';
@@ -14,6 +15,8 @@ import {
   AdminLeadDetail,
   AdminLeadPage,
   AdminLeadsQuery,
+  ContactPage,
+  ContactQuery,
   LeadIdPath,
   OutboxPage,
   OutboxQuery,
@@ -128,6 +131,19 @@ const outboxRoute = createRoute({
   request: { query: OutboxQuery },
   responses: {
     ...json(OutboxPage, 'A page of e-mails, newest first'),
+    ...apiErrors({ 400: 'VALIDATION_ERROR' }),
+  },
+});
+
+const contactRoute = createRoute({
+  method: 'get',
+  path: '/admin/api/contact',
+  tags,
+  security,
+  summary: 'Contact-form submissions (POST /api/contact), newest first',
+  request: { query: ContactQuery },
+  responses: {
+    ...json(ContactPage, 'A page of submissions'),
     ...apiErrors({ 400: 'VALIDATION_ERROR' }),
   },
 });
@@ -293,6 +309,21 @@ export function adminRoutes() {
             ? { kind: lead.prototypeKind, state, previewUrl: previewPath(lead.id) }
             : null,
           emails: mail.messages.map((m) => messageView(m, true)),
+        },
+        200,
+      );
+    })
+    .openapi(contactRoute, async (c) => {
+      const { page, limit } = c.req.valid('query');
+      const { rows, total } = await listContacts(c.env.deps.db, (page - 1) * limit, limit);
+      return c.json(
+        {
+          success: true as const,
+          submissions: rows.map(contactView),
+          total,
+          page,
+          limit,
+          totalPages: Math.ceil(total / limit),
         },
         200,
       );

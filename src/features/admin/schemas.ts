@@ -241,6 +241,31 @@ export const OutboxPage = z
   })
   .openapi('AdminOutboxPage');
 
+export const ContactQuery = z.object({
+  page: pageParam,
+  limit: limitParam(ADMIN_PAGE.maxLimit, ADMIN_PAGE.defaultLimit),
+});
+
+export const ContactPage = z
+  .object({
+    success: z.literal(true),
+    submissions: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        email: z.string(),
+        subject: z.string(),
+        message: z.string(),
+        createdAt: isoTime,
+      }),
+    ),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalPages: z.number().int(),
+  })
+  .openapi('AdminContactPage');
+
 const DeadJob = z.object({
   id: z.string(),
   attempts: z.number().int(),

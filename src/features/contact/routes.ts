@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { CONTACT_LIMITS as L } from './limits.ts';
 import { ContactBody, ContactCreated, ContactList, ContactListQuery } from './schemas.ts';
-import { type ContactRow, listContacts, saveContact } from './store.ts';
+import { contactView, listContacts, saveContact } from './store.ts';
 
 const submitRoute = createRoute({
   method: 'post',
@@ -36,15 +36,6 @@ const listRoute = createRoute({
   },
 });
 
-const toResponse = (r: ContactRow) => ({
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  subject: r.subject,
-  message: r.message,
-  createdAt: new Date(Number(r.created_at)).toISOString(),
-});
-
 export function contactRoutes() {
   return createRouter()
     .openapi(submitRoute, async (c) => {
@@ -72,7 +63,7 @@ export function contactRoutes() {
       return c.json(
         {
           success: true as const,
-          submissions: rows.map(toResponse),
+          submissions: rows.map(contactView),
           pagination: {
             page,
             limit: all ? rows.length : limit,

@@ -29,6 +29,16 @@ export async function saveContact(db: Db, input: ContactInput, now = Date.now())
   return row;
 }
 
+/** A submission as the list routes answer it (this one and the admin's). */
+export const contactView = (r: ContactRow) => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  subject: r.subject,
+  message: r.message,
+  createdAt: new Date(Number(r.created_at)).toISOString(),
+});
+
 /** Newest first; `limit` rows from `offset`, and the total count. */
 export async function listContacts(db: Db, offset: number, limit: number) {
   const [rows, count] = await Promise.all([

@@ -1,6 +1,7 @@
 import { api, keyStore } from './api.js';
 import { $, $$, showState } from './dom.js';
 import { initAnalytics, showAnalytics } from './view-analytics.js';
+import { initContact, showContact } from './view-contact.js';
 import { showDetail } from './view-detail.js';
 import { initLeads, showLeads } from './view-leads.js';
 import { initMail, showMail } from './view-mail.js';
@@ -8,10 +9,10 @@ import { initQueues, showQueues } from './view-queues.js';
 
 /**
  * The dashboard: a sign-in form, then views chosen by the URL fragment (#/leads, #/lead/<id>,
- * #/mail, #/queues, #/analytics). The admin key lives in sessionStorage only.
+ * #/contact, #/mail, #/queues, #/analytics). The admin key lives in sessionStorage only.
  */
 
-const VIEWS = ['login', 'leads', 'detail', 'mail', 'queues', 'analytics'];
+const VIEWS = ['login', 'leads', 'detail', 'contact', 'mail', 'queues', 'analytics'];
 
 const app = {
   features: { analytics: false, prototypes: false },
@@ -78,6 +79,9 @@ async function route() {
   if (lead) {
     showView('detail');
     await showDetail(app, lead[1]);
+  } else if (hash === '#/contact') {
+    showView('contact');
+    await showContact(app);
   } else if (hash === '#/mail') {
     showView('mail');
     await showMail(app);
@@ -119,6 +123,7 @@ async function signIn(key) {
 
 function start() {
   initLeads(app);
+  initContact(app);
   initMail(app);
   initQueues(app);
   initAnalytics(app);

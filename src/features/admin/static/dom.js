@@ -73,6 +73,28 @@ export function showState(node, message, kind = 'info') {
   node.textContent = message;
 }
 
+/**
+ * A `.pager`'s Previous and Next buttons: they move `state.page` and call `show()` again.
+ * `showPage` writes its "Page 2 of 5 · 120 leads" line and disables the buttons at either end.
+ */
+export function wirePager(pager, state, show) {
+  $(`${pager} [data-page="prev"]`).addEventListener('click', () => {
+    state.page = Math.max(1, state.page - 1);
+    void show();
+  });
+  $(`${pager} [data-page="next"]`).addEventListener('click', () => {
+    state.page += 1;
+    void show();
+  });
+}
+
+export function showPage(pager, { page, totalPages, total }, noun) {
+  const pages = Math.max(1, totalPages);
+  $(`${pager} .page-info`).textContent = `Page ${page} of ${pages} · ${formatNumber(total)} ${noun}`;
+  $(`${pager} [data-page="prev"]`).disabled = page <= 1;
+  $(`${pager} [data-page="next"]`).disabled = page >= pages;
+}
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 // Analytics days are UTC days: format them in UTC so a day never shows as the one before.
 const dateOnly = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });

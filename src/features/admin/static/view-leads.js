@@ -1,5 +1,17 @@
 import { api } from './api.js';
-import { $, $$, badge, clear, el, formatNumber, humanize, showState, timeEl } from './dom.js';
+import {
+  $,
+  $$,
+  badge,
+  clear,
+  el,
+  formatNumber,
+  humanize,
+  showPage,
+  showState,
+  timeEl,
+  wirePager,
+} from './dom.js';
 
 /** The leads table: filters, sorting, pagination. */
 
@@ -146,11 +158,7 @@ export async function showLeads(app) {
     } else {
       showState(stateNode, null);
     }
-    const pages = Math.max(1, page.totalPages);
-    $('#leads-pager .page-info').textContent =
-      `Page ${page.page} of ${pages} · ${formatNumber(page.total)} leads`;
-    $('#leads-pager [data-page="prev"]').disabled = page.page <= 1;
-    $('#leads-pager [data-page="next"]').disabled = page.page >= pages;
+    showPage('#leads-pager', page, 'leads');
   } catch (error) {
     if (seq !== requestSeq) return;
     clear(body);
@@ -183,14 +191,7 @@ export function initLeads(app) {
       void showLeads(app);
     });
   }
-  $('#leads-pager [data-page="prev"]').addEventListener('click', () => {
-    state.page = Math.max(1, state.page - 1);
-    void showLeads(app);
-  });
-  $('#leads-pager [data-page="next"]').addEventListener('click', () => {
-    state.page += 1;
-    void showLeads(app);
-  });
+  wirePager('#leads-pager', state, () => showLeads(app));
   $('#leads-pager select[name="limit"]').addEventListener('change', (event) => {
     state.limit = Number(event.target.value);
     state.page = 1;

@@ -1,5 +1,16 @@
 import { api } from './api.js';
-import { $, badge, clear, el, formatNumber, humanize, showState, timeEl } from './dom.js';
+import {
+  $,
+  badge,
+  clear,
+  el,
+  formatNumber,
+  humanize,
+  showPage,
+  showState,
+  timeEl,
+  wirePager,
+} from './dom.js';
 
 /** The mail outbox: every e-mail the service sent or keeps, with its delivery state. */
 
@@ -49,11 +60,7 @@ export async function showMail(app) {
       stateNode,
       page.messages.length ? null : state.status ? 'No e-mail in this state.' : 'No e-mail yet.',
     );
-    const pages = Math.max(1, page.totalPages);
-    $('#mail-pager .page-info').textContent =
-      `Page ${page.page} of ${pages} · ${formatNumber(page.total)} e-mails`;
-    $('#mail-pager [data-page="prev"]').disabled = page.page <= 1;
-    $('#mail-pager [data-page="next"]').disabled = page.page >= pages;
+    showPage('#mail-pager', page, 'e-mails');
   } catch (error) {
     app.fail(error, stateNode);
   }
@@ -66,12 +73,5 @@ export function initMail(app) {
     void showMail(app);
   });
   $('#mail-filters').addEventListener('submit', (event) => event.preventDefault());
-  $('#mail-pager [data-page="prev"]').addEventListener('click', () => {
-    state.page = Math.max(1, state.page - 1);
-    void showMail(app);
-  });
-  $('#mail-pager [data-page="next"]').addEventListener('click', () => {
-    state.page += 1;
-    void showMail(app);
-  });
+  wirePager('#mail-pager', state, () => showMail(app));
 }
