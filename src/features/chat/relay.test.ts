@@ -148,6 +148,78 @@ describe('chat relay to a WebSocket sales agent', () => {
     expect(await agent.connections[before]!.closed).toBe(1008);
   });
 
+  it('ends with an invalid-response error when a text frame is not valid UTF-8', async () => {
+    agent.setBehaviour(({ send, connection }) => {
+      send({ type: 'token', content: 'ok' });
+      // Byte 0xff never occurs in UTF-8; `ws` sends it as a text frame without checking.
+      connection.socket.send(Buffer.from('{"type":"token","content":"\xff"}', 'latin1'), { binary: false });
+    });
+    const before = agent.connections.length;
+    const events = await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }));
+    expect(events).toEqual([
+      { event: 'token', data: { content: 'ok' } },
+      { event: 'error', data: { message: expect.stringMatching(/invalid response/) } },
+    ]);
+    expect(await agent.connections[before]!.closed).toBe(1007);
+  });
+
+  it('refuses done metadata nested far too deep to serialise, without crashing', async () => {
+    // ~240 KB, under the frame cap; JSON.stringify on it overflows the stack.
+    const depth = 120_000;
+    agent.setBehaviour(({ send }) => {
+      send({ type: 'token', content: 'Hi' });
+      send(`{"type":"done","content":"Hi","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`);
+    });
+    const before = agent.connections.length;
+    const events = await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }));
+    expect(events).toEqual([
+      { event: 'token', data: { content: 'Hi' } },
+      { event: 'error', data: { message: expect.stringMatching(/invalid response/) } },
+    ]);
+    expect(await agent.connections[before]!.closed).toBe(1008);
+  });
+
+  it('accepts done metadata nested to the depth cap and refuses one level more', async () => {
+    const nested = (levels: number) => {
+      let metadata: Record<string, unknown> = {};
+      for (let level = 1; level < levels; level++) metadata = { inner: metadata };
+      return metadata;
+    };
+    const atCap = nested(CHAT_LIMITS.agent.maxMetadataDepth);
+    agent.setBehaviour(({ send }) => send({ type: 'done', content: 'Deep', metadata: atCap }));
+    const sessionId = newSession();
+    expect(await readSse(await ask(server, { sessionId, query: 'Q' }))).toEqual([
+      { event: 'done', data: { content: 'Deep', metadata: atCap } },
+    ]);
+    const stored = (await (await history(server, sessionId)).json()) as {
+      messages: { metadata?: unknown }[];
+    };
+    expect(stored.messages.at(-1)?.metadata).toEqual(atCap);
+
+    const overCap = nested(CHAT_LIMITS.agent.maxMetadataDepth + 1);
+    agent.setBehaviour(({ send }) => send({ type: 'done', content: 'Deeper', metadata: overCap }));
+    expect(await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }))).toEqual([
+      { event: 'error', data: { message: expect.stringMatching(/invalid response/) } },
+    ]);
+  });
+
+  it('measures the metadata cap in UTF-8 bytes', async () => {
+    const cap = CHAT_LIMITS.agent.maxMetadataBytes;
+    const overhead = JSON.stringify({ note: '' }).length;
+    const atCap = { note: 'x'.repeat(cap - overhead) };
+    agent.setBehaviour(({ send }) => send({ type: 'done', content: 'ok', metadata: atCap }));
+    expect(await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }))).toEqual([
+      { event: 'done', data: { content: 'ok', metadata: atCap } },
+    ]);
+    // Two bytes per character: under the cap in characters, over it in bytes.
+    const overInBytes = { note: 'é'.repeat(Math.floor((cap - overhead) / 2) + 1) };
+    expect(JSON.stringify(overInBytes).length).toBeLessThan(cap);
+    agent.setBehaviour(({ send }) => send({ type: 'done', content: 'ok', metadata: overInBytes }));
+    expect(await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }))).toEqual([
+      { event: 'error', data: { message: expect.stringMatching(/invalid response/) } },
+    ]);
+  });
+
   it('ignores frame types it does not know (later protocol versions)', async () => {
     agent.setBehaviour(({ send }) => {
       send({ type: 'thinking', detail: 'looking up prices' });
@@ -193,6 +265,22 @@ describe('chat relay to a WebSocket sales agent', () => {
       event: 'error',
       data: { message: expect.stringMatching(/took too long/) },
     });
+  });
+
+  it('ends by the idle timeout when the agent floods empty tokens (they are not activity)', async () => {
+    agent.setBehaviour(({ send, connection }) => {
+      send({ type: 'token', content: 'ok' });
+      // Well inside the idle timeout, until the relay gives up; the total-duration cap is far later.
+      const timer = setInterval(() => {
+        for (let i = 0; i < 500; i++) send({ type: 'token', content: '' });
+      }, 20);
+      connection.socket.once('close', () => clearInterval(timer));
+    });
+    const events = await readSse(await ask(server, { sessionId: newSession(), query: 'Q' }));
+    expect(events).toEqual([
+      { event: 'token', data: { content: 'ok' } },
+      { event: 'error', data: { message: expect.stringMatching(/stopped responding/) } },
+    ]);
   });
 
   it('closes the WebSocket at once when the browser disconnects', async () => {

@@ -61,6 +61,18 @@ describe('chat routes: auth and validation', () => {
     expect(await response.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
   });
 
+  it.each([
+    ['hexadecimal', '0x10'],
+    ['an exponent', '1e1'],
+    ['a leading space', '%205'],
+    ['a trailing space', '5%20'],
+    ['a sign', '%2B5'],
+  ])('answers 400 for a history limit written with %s', async (_name, limit) => {
+    const response = await get(`/api/chat/s/history?limit=${limit}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('answers 400 for malformed JSON and 415 for a non-JSON body', async () => {
     expect((await post('{"sessionId":')).status).toBe(400);
     const response = await ctx.app.request('/api/chat/stream', {

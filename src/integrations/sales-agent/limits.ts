@@ -14,8 +14,13 @@ export const SALES_AGENT_LIMITS = {
   maxFrameBytes: 256 * 1024,
   /** Largest answer (sum of `token` contents, and `done.content`), in characters. */
   maxAnswerChars: 100_000,
-  /** Largest `metadata` of a `done` frame, serialized, in characters. */
-  maxMetadataChars: 32_768,
+  /** Largest `metadata` of a `done` frame, serialized as JSON, in UTF-8 bytes. */
+  maxMetadataBytes: 32 * 1024,
+  /**
+   * Deepest nesting of a `done` frame's `metadata` (the object itself is level 1). Serialising it is
+   * recursive, so a deeper one that still fits in a frame (~120 000 levels) would overflow the stack.
+   */
+  maxMetadataDepth: 64,
   /** Longest an agent's `error.message` is passed on to the visitor. */
   maxErrorMessageChars: 500,
   /** The history request (connect + answer) must finish within this. */

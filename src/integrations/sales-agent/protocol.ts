@@ -1,3 +1,4 @@
+import { SALES_AGENT_LIMITS } from './limits.ts';
 import type { HistoryMessage } from './sales-agent.ts';
 
 /** Sales-agent WebSocket protocol, version 1 (contract.md; written up for agent authors in docs/chat.md). */
@@ -30,6 +31,22 @@ export type AgentFrame =
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether objects and arrays inside `value` nest more than `maxDepth` levels (`value` itself is level 1).
+ * Iterative, so it is safe on input too deep for anything recursive.
+ */
+function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: { value: object; depth: number }[] = [];
+  if (typeof value === 'object' && value !== null) pending.push({ value, depth: 1 });
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (next.depth > maxDepth) return true;
+    for (const child of Object.values(next.value)) {
+      if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: next.depth + 1 });
+    }
+  }
+  return false;
+}
 
 function toIsoInstant(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
@@ -64,11 +81,15 @@ export function parseAgentFrame(text: string): AgentFrame {
       if (value.metadata !== undefined && value.metadata !== null && !isRecord(value.metadata)) {
         return { type: 'invalid', problem: 'done with non-object "metadata"' };
       }
-      return {
-        type: 'done',
-        content: typeof value.content === 'string' ? value.content : null,
-        metadata: isRecord(value.metadata) ? value.metadata : {},
-      };
+      const metadata = isRecord(value.metadata) ? value.metadata : {};
+      // The depth first: serialising (here, in the SSE event, in the history) recurses once per level.
+      if (nestsDeeperThan(metadata, SALES_AGENT_LIMITS.maxMetadataDepth)) {
+        return { type: 'invalid', problem: 'done "metadata" nested too deep' };
+      }
+      if (Buffer.byteLength(JSON.stringify(metadata)) > SALES_AGENT_LIMITS.maxMetadataBytes) {
+        return { type: 'invalid', problem: 'done "metadata" too large' };
+      }
+      return { type: 'done', content: typeof value.content === 'string' ? value.content : null, metadata };
     }
     case 'error':
       return {

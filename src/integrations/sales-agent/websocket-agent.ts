@@ -32,6 +32,8 @@ const AGENT_ERROR_FALLBACK = 'The sales assistant could not answer; please try a
 const CLOSE_NORMAL = 1000;
 const CLOSE_GOING_AWAY = 1001;
 const CLOSE_POLICY = 1008;
+/** `ws` gives every error its frame parser raises a code with this prefix (WS_ERR_INVALID_UTF8, …). */
+const WS_PROTOCOL_ERROR_PREFIX = 'WS_ERR_';
 
 /**
  * The relay to a sales-agent backend over WebSocket, protocol version 1: one connection per question,
@@ -132,24 +134,23 @@ export class WebSocketSalesAgent implements SalesAgent {
       durationTimer = setTimeout(() => fail('duration_exceeded'), limits.maxDurationMs);
     });
 
-    ws.on('message', (data, isBinary) => {
-      if (finished) return;
-      idleTimer?.refresh();
+    const onFrame = (data: WebSocket.RawData, isBinary: boolean) => {
       if (isBinary) return fail('invalid_frame', 'binary frame');
       const frame = parseAgentFrame(data.toString());
       switch (frame.type) {
         case 'token':
+          // An empty token carries nothing: it is not kept and does not count as activity, so a flood
+          // of them can neither grow the buffer nor keep a silent stream alive past the idle timeout.
+          if (frame.content === '') return;
+          idleTimer?.refresh();
           answerChars += frame.content.length;
           if (answerChars > limits.maxAnswerChars) return fail('answer_too_long');
           accumulated.push(frame.content);
-          if (frame.content !== '') push({ type: 'token', content: frame.content });
+          push({ type: 'token', content: frame.content });
           return;
         case 'done': {
           const content = frame.content ?? accumulated.join('');
           if (content.length > limits.maxAnswerChars) return fail('answer_too_long');
-          if (JSON.stringify(frame.metadata).length > SALES_AGENT_LIMITS.maxMetadataChars) {
-            return fail('invalid_frame', 'metadata too large');
-          }
           push({ type: 'done', content, metadata: frame.metadata });
           close(CLOSE_NORMAL);
           return;
@@ -167,12 +168,23 @@ export class WebSocketSalesAgent implements SalesAgent {
           return fail('invalid_frame', frame.problem);
         default:
           // `history` answers and frame types of later versions carry nothing for a query.
+          idleTimer?.refresh();
           return;
+      }
+    };
+    ws.on('message', (data, isBinary) => {
+      if (finished) return;
+      try {
+        onFrame(data, isBinary);
+      } catch (error) {
+        // Thrown here it would escape the WebSocket receiver and end the process.
+        fail('invalid_frame', error instanceof Error ? error.message : String(error));
       }
     });
 
     ws.on('error', (error: Error & { code?: string }) => {
-      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return fail('invalid_frame', 'frame too large');
+      // The agent broke the framing rules (text not UTF-8, a frame over the cap, …): a malformed frame.
+      if (error.code?.startsWith(WS_PROTOCOL_ERROR_PREFIX)) return fail('invalid_frame', error.code);
       if (!opened) {
         return fail(/timed out/i.test(error.message) ? 'connect_timeout' : 'unavailable', error.message);
       }
@@ -243,10 +255,15 @@ export class WebSocketSalesAgent implements SalesAgent {
       });
       ws.on('message', (data, isBinary) => {
         if (isBinary) return finish(null, 'binary frame');
-        const frame = parseAgentFrame(data.toString());
-        if (frame.type === 'history') finish(frame.messages);
-        else if (frame.type === 'error') finish(null, 'agent answered with an error');
-        else if (frame.type === 'invalid') finish(null, frame.problem);
+        try {
+          const frame = parseAgentFrame(data.toString());
+          if (frame.type === 'history') finish(frame.messages);
+          else if (frame.type === 'error') finish(null, 'agent answered with an error');
+          else if (frame.type === 'invalid') finish(null, frame.problem);
+        } catch (error) {
+          // Thrown here it would escape the WebSocket receiver and end the process.
+          finish(null, error instanceof Error ? error.message : String(error));
+        }
       });
       ws.on('error', (error) => finish(null, error.message));
       ws.on('close', () => finish(null, 'closed before answering'));
