@@ -43,7 +43,7 @@ export const UPLOAD_LIMITS = {
   maxFieldBytes: 64 * 1024,
   /** Parts of any kind (fields and files), so a body of thousands of empty parts ends early. */
   maxParts: 40,
-  /** Room for the fields and multipart framing on top of the files, for a declared Content-Length. */
+  /** Room for the fields and multipart framing on top of the files, in the whole body's bound. */
   framingAllowanceBytes: 1 * MB,
   /** A stored file name: longer names are shortened (the extension is kept). */
   maxFileNameLength: 120,
@@ -51,7 +51,10 @@ export const UPLOAD_LIMITS = {
   idleTimeoutMs: 20_000,
 } as const;
 
-/** The largest Content-Length a ticket may declare; more is refused with 413 before a byte is read. */
+/**
+ * The largest body a ticket may have, every byte counted (preamble and epilogue included): a declared
+ * Content-Length over it is refused with 413 before a byte is read, a chunked body once it passes it.
+ */
 export const MAX_TICKET_BODY_BYTES = UPLOAD_LIMITS.maxTotalFileBytes + UPLOAD_LIMITS.framingAllowanceBytes;
 
 /**
@@ -68,7 +71,8 @@ export const ALLOWED_FILE_TYPES: Record<string, readonly string[]> = {
 
 /**
  * Plain text (logs, notes) is accepted when no magic number matches AND the bytes are valid UTF-8
- * without control characters other than tab, CR, LF and form feed. It is stored and mailed as
+ * without control characters (C0, DEL and C1: U+0000–U+001F, U+007F–U+009F) other than tab, CR, LF
+ * and form feed. It is stored and mailed as
  * `text/plain` with a `.txt`/`.log`/`.csv` name whatever it was called (an `.html` or `.svg` file is
  * never served as markup).
  */

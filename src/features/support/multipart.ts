@@ -3,6 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '../../http/errors.ts';
 import { sanitizeFileName, withExtension } from './file-names.ts';
 import { ALLOWED_FILE_TYPES, MAX_TICKET_BODY_BYTES, TEXT_TYPE, UPLOAD_LIMITS } from './limits.ts';
+import { multipartBoundary, multipartPartCounter } from './multipart-parts.ts';
 
 /** An accepted attachment, held in memory until the whole ticket is valid (at most 25 MB in all). */
 export interface UploadedFile {
@@ -38,11 +39,16 @@ const DRAIN_LIMIT_BYTES = MAX_TICKET_BODY_BYTES;
 
 const fail = (code: ConstructorParameters<typeof ApiError>[0], message: string) =>
   new ApiError(code, message, { headers: CLOSE });
+const bodyTooLarge = () =>
+  fail('PAYLOAD_TOO_LARGE', `The upload is larger than ${MAX_TICKET_BODY_BYTES} bytes.`);
 
 /** Tab, LF, FF, CR. */
 const ALLOWED_TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
 
-/** Plain text: valid UTF-8 and no control characters except tab, LF, CR and form feed. */
+/**
+ * Plain text: valid UTF-8 and no control characters (C0, DEL, C1) except tab, LF, CR and form feed.
+ * C1 matters as much as ESC: U+009B alone starts a terminal control sequence.
+ */
 function isPlainText(bytes: Buffer): boolean {
   if (bytes.includes(0)) return false;
   let text: string;
@@ -53,7 +59,7 @@ function isPlainText(bytes: Buffer): boolean {
   }
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if ((code < 0x20 && !ALLOWED_TEXT_CONTROLS.has(code)) || code === 0x7f) return false;
+    if ((code < 0x20 && !ALLOWED_TEXT_CONTROLS.has(code)) || (code >= 0x7f && code <= 0x9f)) return false;
   }
   return true;
 }
@@ -63,8 +69,10 @@ function isPlainText(bytes: Buffer): boolean {
  * sixth file with bytes or too many file parts (400; a browser's empty file input is ignored but
  * counts as a part), a file over the per-file size or files over the total (413), a file whose bytes
  * are not an allowed type (415), too many or too long fields (400), a body that stalls or never ends
- * (408). The first violation ends the read at once; nothing has been stored at that point. Errors
- * carry `Connection: close` because the unread rest of the body makes the connection unusable.
+ * (408), a body over MAX_TICKET_BODY_BYTES, declared or counted as it arrives (413), an `attachments`
+ * part with bytes but an empty file name, or a part busboy could not read and dropped (400). The first
+ * violation ends the read at once; nothing has been stored at that point. Errors carry
+ * `Connection: close` because the unread rest of the body makes the connection unusable.
  */
 export async function readMultipart(request: Request, options: UploadOptions): Promise<ParsedUpload> {
   const contentType = request.headers.get('content-type') ?? '';
@@ -72,9 +80,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as multipart/form-data.');
   }
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > MAX_TICKET_BODY_BYTES) {
-    throw fail('PAYLOAD_TOO_LARGE', `The upload is larger than ${MAX_TICKET_BODY_BYTES} bytes.`);
-  }
+  if (declared !== null && Number(declared) > MAX_TICKET_BODY_BYTES) throw bodyTooLarge();
   if (!request.body) throw new ApiError('VALIDATION_ERROR', 'The request has no body.');
 
   const fileField = options.fileField ?? 'attachments';
@@ -88,6 +94,9 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   let filePartCount = 0;
   /** Files with at least one byte: these count toward `maxFiles`. */
   let fileCount = 0;
+  /** Text parts seen; with the file parts, every part busboy did not drop. */
+  let fieldPartCount = 0;
+  const partCounter = multipartPartCounter(multipartBoundary(contentType) ?? '');
 
   let parser: busboy.Busboy;
   try {
@@ -116,6 +125,13 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   };
 
   parser.on('field', (name, value, info) => {
+    fieldPartCount++;
+    // busboy reads a file part with an empty file name (`filename=""`) as a text field unless it is
+    // declared application/octet-stream: its bytes would be lost.
+    if (name === fileField) {
+      if (value === '' && !info.valueTruncated) return; // nothing to lose: like an empty file input
+      return setFailure(fail('VALIDATION_ERROR', `${fileField}: each part must be a file with a file name.`));
+    }
     if (info.nameTruncated || info.valueTruncated) {
       return setFailure(fail('VALIDATION_ERROR', `${name}: the field is too long.`));
     }
@@ -255,8 +271,17 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     idleMs,
     stopped: () => failure !== null,
     onFailure: setFailure,
+    onChunk: partCounter.push,
   });
   if (!failure) await parsed;
+  if (!failure && partCounter.parts > filePartCount + fieldPartCount) {
+    setFailure(
+      fail(
+        'VALIDATION_ERROR',
+        'A part of the multipart body could not be read: its Content-Disposition is missing or malformed.',
+      ),
+    );
+  }
   if (!failure) await Promise.all(pending);
   if (failure) throw failure;
   files.sort((a, b) => a.position - b.position);
@@ -265,17 +290,27 @@ export async function readMultipart(request: Request, options: UploadOptions): P
 
 /**
  * Feeds the body into the parser chunk by chunk, with backpressure, until it ends or a time bound
- * passes. After a violation nothing more is parsed or kept, but the rest of the body is still read
- * and discarded (up to DRAIN_LIMIT_BYTES, within the same time bounds) so the client, which is still
- * sending, can read the 4xx answer; cancelling the body would reset the connection instead.
+ * passes. Every byte counts toward MAX_TICKET_BODY_BYTES, the preamble and epilogue that busboy
+ * skips included: a chunked body has no Content-Length to refuse up front. After a violation nothing
+ * more is parsed or kept, but the rest of the body is still read and discarded (up to
+ * DRAIN_LIMIT_BYTES, within the same time bounds) so the client, which is still sending, can read the
+ * 4xx answer; cancelling the body would reset the connection instead.
  */
 async function pump(
   body: ReadableStream<Uint8Array>,
   parser: busboy.Busboy,
-  options: { deadline: number; idleMs: number; stopped: () => boolean; onFailure: (error: ApiError) => void },
+  options: {
+    deadline: number;
+    idleMs: number;
+    stopped: () => boolean;
+    onFailure: (error: ApiError) => void;
+    /** Sees every chunk the parser is given. */
+    onChunk: (chunk: Uint8Array) => void;
+  },
 ): Promise<void> {
   const reader = body.getReader();
   let timer: NodeJS.Timeout | undefined;
+  let received = 0;
   let discarded = 0;
   try {
     for (;;) {
@@ -303,11 +338,14 @@ async function pump(
         if (!options.stopped()) parser.end();
         return;
       }
+      received += next.value.byteLength;
+      if (received > MAX_TICKET_BODY_BYTES) options.onFailure(bodyTooLarge());
       if (options.stopped()) {
         discarded += next.value.byteLength;
         if (discarded > DRAIN_LIMIT_BYTES) return;
         continue;
       }
+      options.onChunk(next.value);
       if (!parser.write(next.value)) {
         await new Promise<void>((resolve) => {
           const done = () => {

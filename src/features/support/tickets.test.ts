@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../testing/database.ts';
-import { TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
-import { countTickets, getTicket } from './store.ts';
+import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
+import { getTicket } from './store.ts';
 import {
   deliverMail,
   freshIp,
@@ -56,22 +56,56 @@ function pngOfSize(size: number): Buffer {
   return Buffer.concat([SAMPLE_FILES.png, Buffer.alloc(size - SAMPLE_FILES.png.length)]);
 }
 
-/**
- * The form as multipart bytes with, at the end, the part a browser sends for a file input left empty:
- * `filename=""`, `application/octet-stream`, no bytes (fetch's FormData would drop the `filename=""`).
- */
-async function withEmptyBrowserInput(form: FormData, count = 1) {
+/** The form as the multipart bytes fetch would send, and their Content-Type. */
+async function encodeForm(form: FormData) {
   const encoded = new Response(form);
   const contentType = encoded.headers.get('content-type')!;
   const boundary = /boundary=(.+)$/.exec(contentType)![1]!;
-  const bytes = Buffer.from(await encoded.arrayBuffer());
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType, boundary };
+}
+
+/** The form as multipart bytes with hand-written parts before the closing boundary. */
+async function withRawParts(form: FormData, parts: { headers: string; bytes: Buffer }[]) {
+  const { body: bytes, contentType, boundary } = await encodeForm(form);
   const closing = Buffer.from(`--${boundary}--\r\n`);
   expect(bytes.subarray(-closing.length).equals(closing)).toBe(true);
-  const empty =
-    `--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename=""\r\n` +
-    'Content-Type: application/octet-stream\r\n\r\n\r\n';
-  const body = Buffer.concat([bytes.subarray(0, -closing.length), Buffer.from(empty.repeat(count)), closing]);
+  const written = parts.flatMap((part) => [
+    Buffer.from(`--${boundary}\r\n${part.headers}\r\n\r\n`),
+    part.bytes,
+    Buffer.from('\r\n'),
+  ]);
+  const body = Buffer.concat([bytes.subarray(0, -closing.length), ...written, closing]);
   return { body, contentType };
+}
+
+/**
+ * The form with, at the end, the part a browser sends for a file input left empty: `filename=""`,
+ * `application/octet-stream`, no bytes (fetch's FormData would drop the `filename=""`).
+ */
+function withEmptyBrowserInput(form: FormData, count = 1) {
+  const empty = {
+    headers:
+      'Content-Disposition: form-data; name="attachments"; filename=""\r\n' +
+      'Content-Type: application/octet-stream',
+    bytes: Buffer.alloc(0),
+  };
+  return withRawParts(
+    form,
+    Array.from({ length: count }, () => empty),
+  );
+}
+
+/** A stream of unknown length: fetch sends it with `Transfer-Encoding: chunked`, 1 MiB per chunk. */
+function chunkedStream(body: Buffer): ReadableStream<Uint8Array> {
+  const chunkBytes = 1024 * 1024;
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= body.length) return controller.close();
+      controller.enqueue(new Uint8Array(body.subarray(offset, offset + chunkBytes)));
+      offset += chunkBytes;
+    },
+  });
 }
 
 interface ErrorBody {
@@ -101,25 +135,37 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
       body: new Uint8Array(body),
     });
 
-  /** The request must be refused with this status and code, and leave no ticket, blob or attachment. */
+  /** The same, sent with `Transfer-Encoding: chunked` (no Content-Length to refuse up front). */
+  const postChunked = (body: Buffer, contentType: string) =>
+    fetch(`${app.url}/api/support/tickets`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'x-forwarded-for': freshIp() },
+      body: chunkedStream(body),
+      duplex: 'half',
+    } as RequestInit);
+
+  /** The request must be refused with this status and code. */
   async function expectRefused(res: Response, status: number, code: string) {
     expect(res.status).toBe(status);
     expect(((await res.json()) as ErrorBody).error.code).toBe(code);
   }
-  async function expectNothingStored(before: { tickets: number; blobs: number }) {
-    expect(await countTickets(app.deps.db)).toBe(before.tickets);
-    const blobs = await app.deps.db
-      .selectFrom('blobs')
+  const countRows = async (table: 'support_tickets' | 'blobs' | 'mail_outbox') => {
+    const row = await app.deps.db
+      .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    expect(Number(blobs.n)).toBe(before.blobs);
-  }
+    return Number(row.n);
+  };
+  /** Tickets, stored file bytes and queued e-mails: a refused request must add none of them. */
   async function snapshot() {
-    const blobs = await app.deps.db
-      .selectFrom('blobs')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { tickets: await countTickets(app.deps.db), blobs: Number(blobs.n) };
+    return {
+      tickets: await countRows('support_tickets'),
+      blobs: await countRows('blobs'),
+      emails: await countRows('mail_outbox'),
+    };
+  }
+  async function expectNothingStored(before: Awaited<ReturnType<typeof snapshot>>) {
+    expect(await snapshot()).toEqual(before);
   }
 
   it('stores the ticket and its files, mails the customer and the support team (files attached)', async () => {
@@ -298,6 +344,33 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
     expect(res.body).toContain('PAYLOAD_TOO_LARGE');
   });
 
+  it('a chunked body past the total bound → 413 like a declared length, junk before the first boundary or after the last included; nothing stored', async () => {
+    const before = await snapshot();
+    const { body: form, contentType } = await encodeForm(ticketForm());
+    const junk = (size: number) => Buffer.alloc(size, 'x');
+    const overBound = MAX_TICKET_BODY_BYTES + 1;
+    const preamble = Buffer.concat([junk(overBound - form.length - 2), Buffer.from('\r\n'), form]);
+    const epilogue = Buffer.concat([form, junk(overBound - form.length)]);
+    for (const body of [preamble, epilogue]) {
+      expect(body.length).toBe(overBound);
+      const res = await postChunked(body, contentType);
+      expect(res.status).toBe(413);
+      expect(res.headers.get('connection')).toBe('close');
+      expect(((await res.json()) as ErrorBody).error).toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `The upload is larger than ${MAX_TICKET_BODY_BYTES} bytes.`,
+      });
+    }
+    await expectNothingStored(before);
+
+    // Exactly the bound, preamble and epilogue together, is read to the end and accepted.
+    const half = (MAX_TICKET_BODY_BYTES - form.length - 2) / 2;
+    const exact = Buffer.concat([junk(Math.floor(half)), Buffer.from('\r\n'), form, junk(Math.ceil(half))]);
+    expect(exact.length).toBe(MAX_TICKET_BODY_BYTES);
+    const res = await postChunked(exact, contentType);
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+
   it('a wrong type disguised by its extension and declared type → 415, nothing stored', async () => {
     const before = await snapshot();
     const res = await post(
@@ -317,6 +390,59 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
       'UNSUPPORTED_MEDIA_TYPE',
     );
     await expectNothingStored(before);
+  });
+
+  it('a text file with a terminal control sequence, C0 (ESC) or C1 (U+009B, a one-character CSI) → 415, nothing stored', async () => {
+    const before = await snapshot();
+    for (const text of ['log \u001b[31mred\n', 'log \u009b31mred\n', 'next\u0085line', '\u0080', '\u009f']) {
+      const bytes = Buffer.from(text, 'utf8');
+      await expectRefused(
+        await post(ticketForm({}, [{ name: 'colour.log', bytes, type: 'text/plain' }])),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+    }
+    await expectNothingStored(before);
+    // Tab, CR, LF and form feed remain, and so does everything from U+00A0 on.
+    const text = Buffer.from('a\tb\r\nc\fd \u00a0 ñ € 日本\n', 'utf8');
+    const res = await post(ticketForm({}, [{ name: 'notes.txt', bytes: text, type: 'text/plain' }]));
+    expect(res.status).toBe(200);
+  });
+
+  it('a file with an empty file name (filename="") or an undecodable one (filename*) → 400, nothing stored', async () => {
+    const before = await snapshot();
+    const cases = [
+      ['filename=""', /^attachments: each part must be a file with a file name\.$/],
+      ["filename*=x-bogus''a.png", /Content-Disposition is missing or malformed/],
+    ] as const;
+    for (const [disposition, message] of cases) {
+      const { body, contentType } = await withRawParts(ticketForm(), [
+        {
+          headers: `Content-Disposition: form-data; name="attachments"; ${disposition}\r\nContent-Type: image/png`,
+          bytes: SAMPLE_FILES.png,
+        },
+      ]);
+      const res = await postRaw(body, contentType);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as ErrorBody).error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(message),
+      });
+    }
+    await expectNothingStored(before);
+
+    // One with no bytes loses nothing: ignored like a browser's empty file input, whatever its type.
+    const empty = await withRawParts(ticketForm(), [
+      {
+        headers:
+          'Content-Disposition: form-data; name="attachments"; filename=""\r\nContent-Type: text/plain',
+        bytes: Buffer.alloc(0),
+      },
+    ]);
+    const res = await postRaw(empty.body, empty.contentType);
+    const answer = (await res.json()) as { ticketId: string };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect((await getTicket(app.deps.db, answer.ticketId))?.attachments).toEqual([]);
   });
 
   it('a real image under a wrong name is stored under a name with the right extension', async () => {
