@@ -11,7 +11,7 @@ const ORIGIN = 'https://agency.example';
 const SECRET = 'cache-secret-for-tests';
 
 /** A WordPress REST API stand-in (wp-json/wp/v2) whose behaviour each test can switch. */
-let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' = 'ok';
+let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' | 'bad-param-markup' = 'ok';
 function wordpress(req: { url: string }, res: import('node:http').ServerResponse) {
   const url = new URL(req.url, 'http://wp');
   const path = url.pathname.replace('/wp-json/wp/v2', '');
@@ -28,6 +28,11 @@ function wordpress(req: { url: string }, res: import('node:http').ServerResponse
   }
   if (mode === 'bad-param') {
     return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page' });
+  }
+  if (mode === 'bad-param-markup') {
+    // A run of `<` with no `>`: stripping tags with `<[^>]*>` took over a minute on this.
+    const message = `Invalid parameter(s): <b>per_page</b> ${'<'.repeat(300_000)}`;
+    return sendJson(res, 400, { code: 'rest_invalid_param', message });
   }
   if (path === '/posts') return sendJson(res, 200, POSTS, { 'x-wp-total': '42', 'x-wp-totalpages': '21' });
   if (path === '/posts/11') return sendJson(res, 200, POSTS[0]);
@@ -149,6 +154,27 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect(wp.requests.length).toBe(before);
   });
 
+  it("sends repeated parameters upstream in the caller's order, each order its own cache entry", async () => {
+    mode = 'ok';
+    const sent = () => new URL(upstream().at(-1)!, 'http://wp').searchParams;
+    const first = await get('/api/posts?include[]=3&include[]=1&orderby=include');
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(sent().getAll('include[]')).toEqual(['3', '1']);
+    const swapped = await get('/api/posts?include[]=1&include[]=3&orderby=include');
+    expect(swapped.headers.get('x-cache')).toBe('MISS');
+    expect(sent().getAll('include[]')).toEqual(['1', '3']);
+    // Names in another order are still the same question.
+    expect((await get('/api/posts?orderby=include&include[]=3&include[]=1')).headers.get('x-cache')).toBe(
+      'HIT',
+    );
+
+    // PHP keeps the last of a repeated name.
+    await get('/api/posts?page=2&page=1&per_page=11');
+    expect(sent().getAll('page')).toEqual(['2', '1']);
+    expect((await get('/api/posts?page=1&page=2&per_page=11')).headers.get('x-cache')).toBe('MISS');
+    expect(sent().getAll('page')).toEqual(['1', '2']);
+  });
+
   it('keeps _embed and _fields in the cache key', async () => {
     mode = 'ok';
     await get('/api/posts?per_page=5');
@@ -226,6 +252,16 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     mode = 'ok';
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toContain('per_page');
+  });
+
+  it("strips markup from WordPress's 400 message, however many unclosed tags it has", async () => {
+    mode = 'bad-param-markup';
+    const res = await get('/api/posts?per_page=1001');
+    mode = 'ok';
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(
+      /rejected the query: Invalid parameter\(s\): per_page <+$/,
+    );
   });
 
   it('serves a stale copy when WordPress fails, and 502 when there is none', async () => {

@@ -88,8 +88,11 @@ export function upstreamParams(request: ProxyRequest): { params: URLSearchParams
       throw new ApiError('VALIDATION_ERROR', `The query parameter ${name} is required.`);
     }
   }
-  // Sorted, so the same question in another order shares one cache entry.
-  params.sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1));
+  // Sorted by name, so the same question in another order shares one cache entry. The sort is stable
+  // and values are not compared: the values of one name keep the caller's order, which WordPress
+  // reads (`include[]` under `orderby=include`; the last `page` wins), so another order is another
+  // question.
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { params: new URLSearchParams(params), bypass };
 }
 
@@ -200,11 +203,14 @@ function isJson(response: WordPressResponse): boolean {
   }
 }
 
-/** WordPress's error message (`{code, message}`), cut short and stripped of markup. */
+/**
+ * WordPress's error message (`{code, message}`), cut short and stripped of markup. A tag is matched
+ * as `<[^<>]*>`: with `[^>]*` a long run of `<` without a `>` made the stripping quadratic.
+ */
 function upstreamMessage(body: string): string {
   try {
     const parsed = JSON.parse(body) as { message?: unknown };
-    if (typeof parsed.message === 'string') return parsed.message.replace(/<[^>]*>/g, '').slice(0, 200);
+    if (typeof parsed.message === 'string') return parsed.message.replace(/<[^<>]*>/g, '').slice(0, 200);
   } catch {}
   return 'invalid parameter.';
 }

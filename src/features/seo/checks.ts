@@ -59,6 +59,14 @@ const GENERIC_LINK_TEXT = new Set([
   'ver más',
   'más información',
 ]);
+/** Robots directives written `name: value`, which name no crawler. */
+const VALUED_ROBOTS_DIRECTIVES = new Set([
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+  'unavailable_after',
+]);
+
 /**
  * Whether robots directives (`<meta name="robots">` or `X-Robots-Tag`, comma-separated) keep the page
  * out of the index: `noindex` or `none` as a whole directive (not inside `max-image-preview:none`),
@@ -68,16 +76,31 @@ export function blocksIndexing(directives: string): boolean {
   let crawler: string | null = null;
   for (const raw of directives.toLowerCase().split(',')) {
     let directive = raw.trim();
-    // "googlebot: noindex, nofollow" names the crawler for the directives that follow it.
-    const named = /^([a-z][\w-]*)\s*:\s*(.*)$/.exec(directive);
-    if (named && !/^(max-snippet|max-image-preview|max-video-preview|unavailable_after)$/.test(named[1]!)) {
-      crawler = named[1]!;
-      directive = named[2]!.trim();
+    // "googlebot: noindex, nofollow" names the crawler for the directives that follow it. Split at
+    // the colon rather than with one regex: `\s*:\s*(.*)$` backtracks quadratically on a long run
+    // of spaces before a line break, and the page writes this text.
+    const colon = directive.indexOf(':');
+    const name = colon < 0 ? '' : directive.slice(0, colon).trimEnd();
+    if (/^[a-z][\w-]*$/.test(name) && !VALUED_ROBOTS_DIRECTIVES.has(name)) {
+      crawler = name;
+      directive = directive.slice(colon + 1).trim();
     }
     if (crawler !== null && crawler !== 'googlebot' && crawler !== 'all') continue;
     if (directive === 'noindex' || directive === 'none') return true;
   }
   return false;
+}
+
+const TRAILING_PUNCTUATION = new Set(['.', '…', '»', '›', '→', '!']);
+
+/**
+ * The text without the punctuation that trails a link label ("Read more…", "Next »"). A loop from
+ * the end, not `/[.…»›→!]+$/`: that regex is quadratic on a long run of dots followed by a letter.
+ */
+function withoutTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }
 
 const HREFLANG = /^(x-default|[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|\d{3}))?)$/i;
@@ -343,7 +366,7 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
       .replace(/\s+/g, ' ')
       .trim()
       .toLowerCase();
-    if (GENERIC_LINK_TEXT.has(label.replace(/[.…»›→!]+$/u, '').trim())) generic++;
+    if (GENERIC_LINK_TEXT.has(withoutTrailingPunctuation(label).trim())) generic++;
     if (!href || href === '#' || /^javascript:/i.test(href)) {
       noHref++;
       return;

@@ -10,6 +10,10 @@ export const SEO_LIMITS = {
   pageTimeoutMs: 15_000,
   pageMaxBytes: 3 * 1024 * 1024,
   robotsMaxBytes: 512 * 1024,
+  /** robots.txt Allow/Disallow rules kept (across all groups); later ones are ignored. */
+  robotsMaxRules: 2000,
+  /** A robots.txt rule with a longer pattern is ignored (URLs here are at most `urlMaxChars`). */
+  robotsPatternMaxChars: 2048,
   sitemapMaxBytes: 1024 * 1024,
   sideRequestTimeoutMs: 5_000,
   title: { min: 30, max: 60 },

@@ -1,3 +1,5 @@
+import { SEO_LIMITS } from './limits.ts';
+
 /**
  * robots.txt as Google reads it (RFC 9309): the group for the most specific matching user agent (or
  * `*`), the longest matching rule wins, `allow` wins a tie, `*` and `$` are wildcards.
@@ -12,6 +14,7 @@ export function parseRobots(text: string): RobotsTxt {
   const sitemaps: string[] = [];
   let current: RobotsTxt['groups'][number] | null = null;
   let lastWasAgent = false;
+  let ruleCount = 0;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/#.*$/, '').trim();
     const colon = line.indexOf(':');
@@ -31,21 +34,40 @@ export function parseRobots(text: string): RobotsTxt {
     lastWasAgent = false;
     if (field === 'sitemap' && value) sitemaps.push(value);
     else if ((field === 'allow' || field === 'disallow') && current) {
-      // An empty Disallow allows everything: it adds no rule.
-      if (value !== '') current.rules.push({ allow: field === 'allow', pattern: value });
+      // An empty Disallow allows everything: it adds no rule. The site writes the rules and each one
+      // is matched against the path, so an over-long pattern, or any rule past the cap, is dropped.
+      if (value === '' || value.length > SEO_LIMITS.robotsPatternMaxChars) continue;
+      if (ruleCount >= SEO_LIMITS.robotsMaxRules) continue;
+      current.rules.push({ allow: field === 'allow', pattern: value });
+      ruleCount++;
     }
   }
   return { groups, sitemaps };
 }
 
-function patternMatches(pattern: string, path: string): boolean {
+/**
+ * Whether a rule's pattern matches the path: a prefix match where `*` stands for any run of
+ * characters and a final `$` anchors the end. Matched without a regular expression (the site writes
+ * both the pattern and the path, and `.*` per star backtracks exponentially): each piece between
+ * stars is found at its leftmost place after the previous one, which leaves the most room for the
+ * rest, so one pass with `indexOf` decides.
+ */
+function robotsPatternMatches(pattern: string, path: string): boolean {
   const anchored = pattern.endsWith('$');
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const source = body
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}${anchored ? '$' : ''}`).test(path);
+  const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
+  const first = pieces[0]!;
+  if (pieces.length === 1) return anchored ? path === first : path.startsWith(first);
+  if (!path.startsWith(first)) return false;
+  let position = first.length;
+  const last = pieces.length - 1;
+  for (let i = 1; i < last; i++) {
+    const found = path.indexOf(pieces[i]!, position);
+    if (found < 0) return false;
+    position = found + pieces[i]!.length;
+  }
+  const tail = pieces[last]!;
+  if (anchored) return path.length - tail.length >= position && path.endsWith(tail);
+  return path.indexOf(tail, position) >= 0;
 }
 
 /** Whether `agent` may fetch `pathAndQuery` under these rules. */
@@ -55,7 +77,7 @@ export function robotsAllows(robots: RobotsTxt, agent: string, pathAndQuery: str
   const groups = specific.length > 0 ? specific : robots.groups.filter((g) => g.agents.includes('*'));
   let best: { allow: boolean; length: number } | null = null;
   for (const rule of groups.flatMap((g) => g.rules)) {
-    if (!patternMatches(rule.pattern, pathAndQuery)) continue;
+    if (!robotsPatternMatches(rule.pattern, pathAndQuery)) continue;
     const length = rule.pattern.length;
     if (!best || length > best.length || (length === best.length && rule.allow))
       best = { allow: rule.allow, length };

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { blocksIndexing } from './checks.ts';
+import { SEO_LIMITS } from './limits.ts';
 import { parseRobots, robotsAllows } from './robots.ts';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
@@ -23,6 +25,18 @@ function goodPage(base: string) {
 <a href="/services">Our web design services</a> <a href="https://partner.example/">Our hosting partner</a>
 </body></html>`;
 }
+
+/**
+ * Link labels that end in a long run of punctuation: a regex stripping it (`[.…»›→!]+$`) is quadratic
+ * when a letter follows the run: 250 000 dots held the event loop for over a minute per label.
+ */
+const DOTS = '.'.repeat(250_000);
+const PUNCTUATED_LINKS_PAGE = `<html><body>
+<a href="/a">Read more${DOTS}</a>
+<a href="/b">${DOTS}x</a>
+<a href="/c" aria-label="${DOTS}x">c</a>
+<a href="/d"><img src="/d.png" alt="${DOTS}x"></a>
+</body></html>`;
 
 const BAD_PAGE = `<html><head>
 <meta name="robots" content="noindex, nofollow">
@@ -109,6 +123,8 @@ beforeAll(async () => {
           'latin1',
         ),
       );
+    } else if (path === '/punctuated-links') {
+      html(PUNCTUATED_LINKS_PAGE);
     } else if (path === '/giant') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><body>${'x'.repeat(4 * 1024 * 1024)}</body></html>`);
@@ -274,6 +290,22 @@ describe('SEO bad input', () => {
     expect(ids(body)).not.toContain('x-robots-tag');
   });
 
+  it('reads link labels ending in a long run of punctuation', async () => {
+    const { status, body } = await analyze(`${base}/punctuated-links`);
+    expect(status).toBe(200);
+    expect(body.stats.links.total).toBe(4);
+    // Only "Read more……" is generic; the labels of dots then a letter are not.
+    expect(finding(body, 'link-text')).toMatchObject({ message: expect.stringContaining('1 links') });
+  });
+
+  it('reads a robots directive with a long run of spaces before a line break', () => {
+    // `\s*:\s*(.*)$` backtracked quadratically here (400 000 spaces: minutes).
+    const spaced = `googlebot:${' '.repeat(400_000)}x\ny`;
+    expect(blocksIndexing(`${spaced}, noindex`)).toBe(true);
+    expect(blocksIndexing(`${spaced}, nofollow`)).toBe(false);
+    expect(blocksIndexing('otherbot: x\ny, noindex')).toBe(false);
+  });
+
   it('answers 502 for a page over the size cap', async () => {
     const { status, body } = await analyze(`${base}/giant`);
     expect(status).toBe(502);
@@ -327,6 +359,27 @@ Disallow:
     expect(robotsAllows(robots, 'googlebot', '/private/x')).toBe(true);
     expect(robotsAllows(robots, 'googlebot', '/nogoogle/a')).toBe(false);
     expect(robotsAllows(parseRobots(''), 'googlebot', '/')).toBe(true);
+  });
+
+  it('matches many wildcards against a long path in one pass, with the same answers', () => {
+    // As a backtracking RegExp (`.*` per star) this rule on this path took minutes.
+    const rules = parseRobots(`User-agent: *\nDisallow: /${'*a'.repeat(7)}X\nAllow: /*a$\n`);
+    const path = `/${'a'.repeat(100)}`;
+    expect(robotsAllows(rules, 'googlebot', path)).toBe(true);
+    expect(robotsAllows(rules, 'googlebot', `${path}X`)).toBe(false);
+    expect(robotsAllows(rules, 'googlebot', `${path}Xa`)).toBe(false);
+    expect(robotsAllows(rules, 'googlebot', '/aaaaaaX')).toBe(true);
+  });
+
+  it('ignores rules past the rule cap and patterns longer than the pattern cap', () => {
+    const filler = Array.from({ length: SEO_LIMITS.robotsMaxRules }, (_, i) => `Disallow: /filler${i}`);
+    const capped = parseRobots(['User-agent: *', ...filler, 'Disallow: /late'].join('\n'));
+    expect(capped.groups[0]?.rules).toHaveLength(SEO_LIMITS.robotsMaxRules);
+    expect(robotsAllows(capped, 'googlebot', '/late')).toBe(true);
+    expect(robotsAllows(capped, 'googlebot', '/filler7')).toBe(false);
+    const long = `/${'x'.repeat(SEO_LIMITS.robotsPatternMaxChars)}`;
+    const lengthy = parseRobots(`User-agent: *\nDisallow: ${long}\nDisallow: /short\n`);
+    expect(lengthy.groups[0]?.rules.map((r) => r.pattern)).toEqual(['/short']);
   });
 
   it('matches the user agent by its whole product token, not a substring', () => {
