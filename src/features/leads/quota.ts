@@ -248,14 +248,23 @@ export class PrototypeQuota {
     await this.#setInProgress(leadId, 0);
   }
 
-  /** Generation failed: the slot is given back to every bucket and the in-progress mark goes. */
-  async release(leadId: string): Promise<void> {
+  /**
+   * Generation failed: the slot is given back to every bucket and the in-progress mark goes. The
+   * holds of `keepMonths` stay (a prototype delivered that month still uses its slot), marked done.
+   */
+  async release(leadId: string, keepMonths: ReadonlySet<string> = new Set()): Promise<void> {
     await withTransaction(this.#db, async (tx) => {
       await takeWriteLock(tx);
       const holds = await tx
         .deleteFrom('prototype_quota_holds')
         .where('lead_id', '=', leadId)
+        .$if(keepMonths.size > 0, (q) => q.where('month', 'not in', [...keepMonths]))
         .returning(['month', 'kind', 'bucket'])
+        .execute();
+      await tx
+        .updateTable('prototype_quota_holds')
+        .set({ in_progress: 0, updated_at: this.#now() })
+        .where('lead_id', '=', leadId)
         .execute();
       for (const hold of holds) {
         await tx

@@ -8,7 +8,7 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
-import { createPrototypeForChat } from '../prototypes/chat-path.ts';
+import { createPrototypeForChat, repeatedChatPrototype } from '../prototypes/chat-path.ts';
 import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
 import {
   LeadCreated,
@@ -154,9 +154,14 @@ export function leadRoutes() {
         { leadId: result.lead.id, status: result.lead.status, duplicate: result.duplicate, trusted },
         'lead submitted',
       );
-      if (trusted && !result.duplicate && result.lead.prototypeKind && result.lead.status === 'new') {
-        // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome.
-        const made = await createPrototypeForChat(deps, result.lead.id, c.env.logger);
+      const { status } = result.lead;
+      const chatPrototype = trusted && result.lead.prototypeKind && status !== 'spam' && status !== 'vendor';
+      if (chatPrototype && (result.duplicate || status === 'new')) {
+        // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome;
+        // a repeat of the submission gets the first one's outcome.
+        const made = result.duplicate
+          ? await repeatedChatPrototype(deps, result.lead, c.env.logger)
+          : await createPrototypeForChat(deps, result.lead.id, c.env.logger);
         if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
         for (const [name, value] of Object.entries(made.headers)) c.header(name, value);
         const error = { code: made.code, message: made.message, requestId: c.env.requestId };

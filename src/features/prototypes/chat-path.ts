@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dependencies } from '../../dependencies.ts';
 import { prototypeContext } from './context.ts';
+import type { PrototypeContext } from './generation.ts';
 import { documentUrl, previewUrl } from './generation.ts';
 import { generateNow, PrototypeRefusal } from './service.ts';
 import { latestResult } from './store.ts';
@@ -48,19 +49,7 @@ export async function createPrototypeForChat(
   };
   try {
     const outcome = await generateNow(ctx, leadId, 'chat');
-    if (outcome.status === 'completed') {
-      const result = await latestResult(ctx.db, leadId);
-      return {
-        ok: true,
-        prototype: {
-          status: 'completed',
-          generator: result?.generator ?? ctx.generator.name,
-          previewUrl: previewUrl(ctx, leadId),
-          documentUrl: result?.hasHtml ? documentUrl(ctx, leadId) : null,
-          demoUrl: result?.demoUrl ?? null,
-        },
-      };
-    }
+    if (outcome.status === 'completed') return completed(ctx, leadId);
     if (outcome.status === 'failed' && outcome.handedOver) {
       return {
         ok: false,
@@ -84,12 +73,55 @@ export async function createPrototypeForChat(
     }
     logger.error({ err: error, leadId }, 'synchronous prototype creation failed');
   }
+  return creationFailed(failed);
+}
+
+/**
+ * The same submission sent again (a retry after a lost answer): the first one's prototype outcome,
+ * never a second generation. Completed or failed is answered from what is stored; a lead still
+ * generating is waited for, and one whose generation never began (its first answer was a 429) is
+ * tried again, as the first request did.
+ */
+export async function repeatedChatPrototype(
+  deps: Dependencies,
+  lead: { id: string; status: string },
+  logger: Logger,
+): Promise<ChatPrototypeOutcome> {
+  const ctx = prototypeContext(deps, logger);
+  if (lead.status === 'completed') return completed(ctx, lead.id);
+  if (lead.status === 'failed') {
+    return creationFailed({
+      status: 'failed',
+      generator: null,
+      previewUrl: previewUrl(ctx, lead.id),
+      documentUrl: null,
+      demoUrl: null,
+    });
+  }
+  return createPrototypeForChat(deps, lead.id, logger);
+}
+
+async function completed(ctx: PrototypeContext, leadId: string): Promise<ChatPrototypeOutcome> {
+  const result = await latestResult(ctx.db, leadId);
+  return {
+    ok: true,
+    prototype: {
+      status: 'completed',
+      generator: result?.generator ?? ctx.generator.name,
+      previewUrl: previewUrl(ctx, leadId),
+      documentUrl: result?.hasHtml ? documentUrl(ctx, leadId) : null,
+      demoUrl: result?.demoUrl ?? null,
+    },
+  };
+}
+
+function creationFailed(prototype: ChatPrototype): ChatPrototypeOutcome {
   return {
     ok: false,
     httpStatus: 502,
     code: 'EXTERNAL_SERVICE_ERROR',
     message: 'The lead was stored, but its prototype could not be created.',
     headers: {},
-    prototype: failed,
+    prototype,
   };
 }

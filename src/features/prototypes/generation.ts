@@ -18,6 +18,7 @@ import {
   AttemptSupersededError,
   appendEvent,
   completeAttempt,
+  completedStarts,
   eventsAfter,
   failAttempt,
   heartbeat,
@@ -248,19 +249,30 @@ export async function runAttempt(
   }
 }
 
+/**
+ * A job that looks at an attempt once it could have gone stale: if the instance running it died (no
+ * heartbeat), the queue runs the generation again, so the lead never stays `generating` for good.
+ * Every attempt run outside the queue (background or blocking) gets one before it starts.
+ */
+export async function scheduleWatchdog(
+  ctx: PrototypeContext,
+  attempt: Attempt,
+  leadId: string,
+): Promise<void> {
+  const limits = limitsOf(ctx);
+  await ctx.queue
+    .enqueue(
+      { leadId, reason: 'watchdog', attemptId: attempt.id },
+      { delayMs: limits.staleAfterMs + limits.heartbeatMs, idempotencyKey: `watch:${attempt.id}` },
+    )
+    .catch((error: unknown) => ctx.logger.error({ err: error }, 'could not schedule the prototype watchdog'));
+}
+
 /** Runs an attempt after the request has returned; a watchdog job checks on it later. */
 export function runInBackground(ctx: PrototypeContext, attempt: Attempt, lead: PrototypeLead): void {
-  const limits = limitsOf(ctx);
   ctx.tasks.run(
     (async () => {
-      await ctx.queue
-        .enqueue(
-          { leadId: lead.id, reason: 'watchdog', attemptId: attempt.id },
-          { delayMs: limits.staleAfterMs + limits.heartbeatMs, idempotencyKey: `watch:${attempt.id}` },
-        )
-        .catch((error: unknown) =>
-          ctx.logger.error({ err: error }, 'could not schedule the prototype watchdog'),
-        );
+      await scheduleWatchdog(ctx, attempt, lead.id);
       await runAttempt(ctx, attempt, lead, 'background');
     })().catch((error: unknown) =>
       ctx.logger.error({ err: error, leadId: lead.id }, 'background generation failed'),
@@ -297,7 +309,7 @@ export async function finalizeFailure(
   const lead = await ctx.leads.get(leadId);
   if (lead && lead.status === 'generating') {
     await ctx.leads.setStatus(leadId, 'failed');
-    await ctx.leads.release(leadId);
+    await ctx.leads.release(leadId, await completedStarts(ctx.db, leadId));
   }
   const latest = await latestAttempt(ctx.db, leadId);
   if (!latest) return;

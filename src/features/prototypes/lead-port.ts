@@ -29,7 +29,12 @@ export interface PrototypeLeads {
   reserve(lead: PrototypeLead): Promise<QuotaDecision>;
   markInProgress(leadId: string): Promise<void>;
   complete(leadId: string): Promise<void>;
-  release(leadId: string): Promise<void>;
+  /**
+   * Generation failed for good: the lead's slot is given back, except in the months of `delivered`
+   * (start times of its completed generations): a failed regeneration does not refund a prototype
+   * the visitor already has.
+   */
+  release(leadId: string, delivered: number[]): Promise<void>;
 }
 
 /**

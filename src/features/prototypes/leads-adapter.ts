@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { PrototypeQuota } from '../leads/quota.ts';
+import { monthKey, type PrototypeQuota } from '../leads/quota.ts';
 import { getLead, setLeadStatus } from '../leads/store.ts';
 import type { PrototypeLead, PrototypeLeads } from './lead-port.ts';
 
@@ -50,6 +50,6 @@ export function leadsForPrototypes(db: Db, quota: PrototypeQuota): PrototypeLead
     },
     markInProgress: (leadId) => quota.markInProgress(leadId),
     complete: (leadId) => quota.complete(leadId),
-    release: (leadId) => quota.release(leadId),
+    release: (leadId, delivered) => quota.release(leadId, new Set(delivered.map(monthKey))),
   };
 }

@@ -187,6 +187,44 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
     expect(await status(id)).toBe('completed');
   });
 
+  it('a blocking generation is watched too: were its instance to die, the queue would finish it', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const standIn = ctx.deps.prototypes.generator;
+    const generator: PrototypeGenerator = {
+      name: 'builtin',
+      generate: async (brief, options) => {
+        await held;
+        return standIn.generate(brief, options);
+      },
+    };
+    const blocking = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: generator },
+    });
+    try {
+      const id = await createLead(blocking.app);
+      const answer = post(blocking.app, `/api/leads/${id}/generate`);
+      await eventually(async () => (await latestAttempt(blocking.deps.db, id))?.status === 'generating');
+      const attempt = (await latestAttempt(blocking.deps.db, id))!;
+      // While the request still waits for the generator, the watchdog is already queued.
+      const pending = await blocking.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'pending' });
+      expect(pending.map((j) => j.payload)).toContainEqual({
+        leadId: id,
+        reason: 'watchdog',
+        attemptId: attempt.id,
+      });
+      release();
+      expect((await answer).status).toBe(200);
+    } finally {
+      release();
+      await blocking.close();
+    }
+  });
+
   it('a watchdog for a healthy running attempt looks again later instead of starting another', async () => {
     const id = await createLead(ctx.app);
     const pctx = prototypeContext(ctx.deps);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
 import { testEngines } from '../../testing/database.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { PROTOTYPE_QUEUE } from './queue.ts';
 import { latestAttempt } from './store.ts';
 import {
   CHAT_KEY,
@@ -212,6 +213,23 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     }
   });
 
+  it('a failed regeneration keeps the slot of the prototype the lead already has', async () => {
+    const email = `regen.${Date.now()}@example.com`;
+    const id = await createLead(ctx.app, { personal: { email_address: email } });
+    expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
+    expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+    v0.setFailures(-1);
+    try {
+      expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(502);
+    } finally {
+      v0.setFailures(0);
+    }
+    // One prototype delivered this month: one slot used, nothing in progress.
+    const usage = await ctx.deps.quota.usage({ ip: null, email });
+    expect(usage.landing.used).toBe(1);
+    expect(usage.inProgress).toBe(false);
+  });
+
   it('a v0 prototype is shown from its demo URL; the document route redirects to it', async () => {
     const id = await createLead(ctx.app);
     const body = (await (await post(ctx.app, `/api/leads/${id}/generate`)).json()) as Record<string, unknown>;
@@ -255,6 +273,51 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     expect(await leadStatus(ctx, body.leadId)).toBe('completed');
   });
 
+  it("a repeat of a chat submission answers the first one's prototype outcome, without generating again", async () => {
+    const send = (body: string) =>
+      ctx.app.request('/api/leads', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-chat-api-key': CHAT_KEY,
+          'x-forwarded-for': freshIp(),
+        },
+        body,
+      });
+    const submission = (email: string) =>
+      JSON.stringify({
+        personal: { name: 'Chat Repeat', email_address: email },
+        steps: { prototype: 'landing' },
+      });
+
+    const good = submission(`repeat.ok.${Date.now()}@example.com`);
+    const first = (await (await send(good)).json()) as { leadId: string; prototype: unknown };
+    const creates = v0.creates();
+    const again = await send(good);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({
+      success: true,
+      leadId: first.leadId,
+      prototype: first.prototype,
+    });
+    expect(v0.creates()).toBe(creates);
+
+    v0.setFailures(-1);
+    try {
+      const bad = submission(`repeat.fail.${Date.now()}@example.com`);
+      expect((await send(bad)).status).toBe(502);
+      const repeat = await send(bad);
+      expect(repeat.status).toBe(502);
+      expect(await repeat.json()).toMatchObject({
+        success: false,
+        prototype: { status: 'failed' },
+        error: { code: 'EXTERNAL_SERVICE_ERROR' },
+      });
+    } finally {
+      v0.setFailures(0);
+    }
+  });
+
   it('a failed synchronous creation on the chat path is HTTP 502 with success false; the lead is stored', async () => {
     v0.setFailures(-1);
     try {
@@ -296,6 +359,8 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
       name: 'builtin',
       generate: (_brief, options) =>
         new Promise((_resolve, reject) => {
+          // Started after the shutdown signal (the watchdog is queued first): aborted from the start.
+          if (options.signal?.aborted) return reject(options.signal.reason);
           void options.onProgress({ step: 'generating', percent: 20 });
           options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
         }),
@@ -311,7 +376,12 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
       expect(res.status).toBe(502);
       expect(await res.json()).toMatchObject({ success: false, error: { status: 'generating' } });
       expect(await leadStatus(stopping, id)).toBe('generating');
-      expect((await stopping.deps.prototypes.queue.status()).counts.pending).toBe(1);
+      // The hand-over job, and the watchdog every attempt run outside the queue gets.
+      const pending = await stopping.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'pending' });
+      expect(pending.map((j) => (j.payload as { reason: string }).reason).sort()).toEqual([
+        'retry',
+        'watchdog',
+      ]);
       expect((await stopping.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
     } finally {
       await stopping.close();

@@ -5,6 +5,7 @@ import {
   type RunOutcome,
   runAttempt,
   runInBackground,
+  scheduleWatchdog,
 } from './generation.ts';
 import { isRefused, type PrototypeLead, type QuotaDecision } from './lead-port.ts';
 import { type Attempt, attemptById, isStale, latestAttempt } from './store.ts';
@@ -120,7 +121,11 @@ export async function generateNow(
     if (!attempt) {
       await holdQuota(ctx, lead);
       const begun = await beginAttempt(ctx, lead, origin);
-      if (begun.started) return runAttempt(ctx, begun.attempt, lead, 'blocking');
+      if (begun.started) {
+        // Should this instance die mid-generation, the request dies with it: the queue finishes.
+        await scheduleWatchdog(ctx, begun.attempt, lead.id);
+        return runAttempt(ctx, begun.attempt, lead, 'blocking');
+      }
       attempt = begun.attempt;
     }
     const finished = await waitFor(ctx, attempt.id, limitsOf(ctx).blockingWaitMs);

@@ -153,6 +153,17 @@ export async function latestAttempt(db: DbOrTx, leadId: string): Promise<Attempt
   return row ? toAttempt(row) : null;
 }
 
+/** When each completed generation of a lead started (its quota month). */
+export async function completedStarts(db: DbOrTx, leadId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('prototype_attempts')
+    .select('generating_at')
+    .where('lead_id', '=', leadId)
+    .where('status', '=', 'completed')
+    .execute();
+  return rows.map((r) => Number(r.generating_at));
+}
+
 export async function attemptById(db: DbOrTx, id: string): Promise<Attempt | null> {
   const row = await selectAttempts(db).where('id', '=', id).executeTakeFirst();
   return row ? toAttempt(row) : null;
