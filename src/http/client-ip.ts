@@ -32,6 +32,27 @@ export function normalizeIp(value: string | undefined | null): string | null {
   return parsed.toString();
 }
 
+/**
+ * How much of an IPv6 address names one client for rate limits and quotas: a home or an office is
+ * given a whole /64 (often a /56) and can use any address in it, so counting per address would let
+ * one client step around every per-IP limit. The same choice as express-rate-limit's `ipv6Subnet`.
+ */
+export const IPV6_CLIENT_PREFIX = 64;
+
+/**
+ * The key a client's per-IP limits and quota are counted under: an IPv4 address as is, an IPv6
+ * address by its /64 (`2001:db8:1:2::/64`). `ip` as clientOrigin returns it (normalised).
+ */
+export function limitKey(ip: string | null): string | null {
+  if (ip === null || !ip.includes(':')) return ip;
+  try {
+    const parts = ipaddr.IPv6.parse(ip).parts.slice(0, IPV6_CLIENT_PREFIX / 16);
+    return `${parts.map((part) => part.toString(16)).join(':')}::/${IPV6_CLIENT_PREFIX}`;
+  } catch {
+    return ip;
+  }
+}
+
 function socketIp(c: Context): string | null {
   try {
     return normalizeIp(getConnInfo(c).remote.address);

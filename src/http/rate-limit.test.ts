@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestContext } from '../testing/test-app.ts';
+import { limitKey } from './client-ip.ts';
 import { createRouter } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
 
@@ -23,10 +24,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+const hit = (ip: string) =>
+  fetch(`${ctx.url}/test/limited`, { method: 'POST', headers: { 'X-Forwarded-For': ip } });
+
 describe('rate limit', () => {
   it('allows the limit per client IP, then answers 429 with Retry-After', async () => {
-    const hit = (ip: string) =>
-      fetch(`${ctx.url}/test/limited`, { method: 'POST', headers: { 'X-Forwarded-For': ip } });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await hit('203.0.113.7')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -34,5 +36,23 @@ describe('rate limit', () => {
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await limited.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
     expect((await hit('203.0.113.8')).status).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64: stepping to another address of it does not reset the limit', async () => {
+    const statuses = [];
+    for (const ip of ['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:a:b:c:d', '2001:db8:5:6:ffff::9']) {
+      statuses.push((await hit(ip)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await hit('2001:db8:5:7::1')).status).toBe(200);
+  });
+});
+
+describe('limitKey', () => {
+  it('keeps an IPv4 address, and gives an IPv6 one as its /64', () => {
+    expect(limitKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(limitKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(limitKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(limitKey(null)).toBeNull();
   });
 });

@@ -1,11 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.ts';
-import { clientOrigin } from './client-ip.ts';
+import { clientOrigin, limitKey } from './client-ip.ts';
 import type { AppEnv } from './env.ts';
 import { ApiError } from './errors.ts';
 
 export interface RateLimitRule {
-  /** Names the bucket family, e.g. `leads`; the key is `<name>:<client ip>`. */
+  /** Names the bucket family, e.g. `leads`; the key is `<name>:<client ip>` (an IPv6 client by its /64). */
   name: string;
   /** Requests per window, or a function of the configuration (a result of 0 turns the limit off). */
   limit: number | ((config: Config) => number);
@@ -25,9 +25,9 @@ export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const { config } = c.env.deps;
     const limit = limitOf(config);
-    const { ip } = clientOrigin(c, config.trustProxy);
-    if (ip && limit > 0) {
-      const result = await c.env.deps.rateLimiter.hit(`${rule.name}:${ip}`, limit, rule.windowMs);
+    const key = limitKey(clientOrigin(c, config.trustProxy).ip);
+    if (key && limit > 0) {
+      const result = await c.env.deps.rateLimiter.hit(`${rule.name}:${key}`, limit, rule.windowMs);
       if (!result.allowed) {
         throw new ApiError('RATE_LIMITED', 'Too many requests; please wait before trying again.', {
           headers: { 'Retry-After': String(result.retryAfterSeconds) },

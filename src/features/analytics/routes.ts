@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Config } from '../../config.ts';
-import { clientOrigin } from '../../http/client-ip.ts';
+import { clientOrigin, limitKey } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { readCappedBody } from './body.ts';
@@ -88,7 +88,7 @@ export function analyticsRoutes() {
   router.post(trackRoute.path, async (c) => {
     const { deps } = c.env;
     const origin = clientOrigin(c, deps.config.trustProxy);
-    const retryAfter = deps.analytics.limiter?.take(origin.ip ?? 'unknown');
+    const retryAfter = deps.analytics.limiter?.take(limitKey(origin.ip) ?? 'unknown');
     if (retryAfter) {
       throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
         headers: { 'Retry-After': String(retryAfter) },

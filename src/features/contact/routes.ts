@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
-import { clientOrigin } from '../../http/client-ip.ts';
+import { clientOrigin, limitKey } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { CONTACT_LIMITS as L } from './limits.ts';
@@ -41,8 +41,8 @@ export function contactRoutes() {
     .openapi(submitRoute, async (c) => {
       const { deps } = c.env;
       const body = c.req.valid('json');
-      const ip = clientOrigin(c, deps.config.trustProxy).ip ?? 'unknown';
-      const limit = await deps.rateLimiter.hit(`contact:${ip}`, L.perIp.limit, L.perIp.windowMs);
+      const client = limitKey(clientOrigin(c, deps.config.trustProxy).ip) ?? 'unknown';
+      const limit = await deps.rateLimiter.hit(`contact:${client}`, L.perIp.limit, L.perIp.windowMs);
       if (!limit.allowed) {
         throw new ApiError('RATE_LIMITED', 'Too many messages from this address; please try again later.', {
           headers: { 'Retry-After': String(limit.retryAfterSeconds) },

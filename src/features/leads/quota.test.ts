@@ -33,6 +33,18 @@ describe.each(engines)('prototype quota on %s', (engine) => {
 
   const visitor = { ip: '203.0.113.7', email: 'Ana@Example.com' };
 
+  it('counts an IPv6 visitor by its /64: another address of it is the same bucket', async () => {
+    const quota = await fresh(1);
+    expect(
+      (await quota.reserve('landing', { ip: '2001:db8:1:2::1', email: 'a@example.com' }, 'l1')).allowed,
+    ).toBe(true);
+    const sameNetwork = { ip: '2001:db8:1:2:ffff:ee:dd:cc', email: 'b@example.com' };
+    expect((await quota.reserve('landing', sameNetwork, 'l2')).allowed).toBe(false);
+    const otherNetwork = { ip: '2001:db8:1:3::1', email: 'c@example.com' };
+    expect((await quota.reserve('landing', otherNetwork, 'l3')).allowed).toBe(true);
+    expect(await quota.hashIp('2001:db8:1:2::1')).toBe(await quota.hashIp('2001:db8:1:2:abcd::5'));
+  });
+
   it('reports zero usage, the limit and the reset date of a new visitor', async () => {
     const quota = await fresh();
     expect(await quota.usage(visitor)).toEqual({

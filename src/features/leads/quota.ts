@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import { type Db, engineOf, withTransaction } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { limitKey } from '../../http/client-ip.ts';
 import type { PrototypeKind } from './store.ts';
 
 declare module '../../db/schema.ts' {
@@ -115,12 +116,16 @@ export class PrototypeQuota {
     return this.#salt;
   }
 
-  /** The stored form of a client IP: a salted hash, never the address itself. */
+  /**
+   * The stored form of a client IP: a salted hash, never the address itself. An IPv6 client is its
+   * /64 (limitKey): any address in it is the same bucket.
+   */
   async hashIp(ip: string | null): Promise<string | null> {
     if (!ip) return null;
     if (ip.startsWith(IP_HASH_PREFIX)) return ip;
     const salt = await this.#loadSalt();
-    return `${IP_HASH_PREFIX}${createHmac('sha256', salt).update(`ip:${ip}`).digest('hex').slice(0, 40)}`;
+    const client = limitKey(ip);
+    return `${IP_HASH_PREFIX}${createHmac('sha256', salt).update(`ip:${client}`).digest('hex').slice(0, 40)}`;
   }
 
   async #bucketKeys(buckets: QuotaBuckets): Promise<string[]> {
