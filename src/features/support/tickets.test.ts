@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpStandIn } from '../../integrations/mail/smtp-stand-in.ts';
 import { testEngines } from '../../testing/database.ts';
 import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
 import { getTicket } from './store.ts';
@@ -205,6 +206,42 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
     ]);
     expect(team?.attachments[0]?.content.equals(SAMPLE_FILES.png)).toBe(true);
     expect(team?.attachments[1]?.content.equals(SAMPLE_FILES.pdf)).toBe(true);
+  });
+
+  it('a mail server that refuses the team e-mail for its size gets it without the files, listed', async () => {
+    const small = await startSmtpStandIn(0, { maxBytes: 64 * 1024 });
+    const strict = await serveApp(engine, world, { SMTP_URL: small.url });
+    try {
+      const email = uniqueEmail('oversize');
+      const res = await fetch(`${strict.url}/api/support/tickets`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': freshIp() },
+        body: ticketForm({ email }, [{ name: 'big.png', bytes: pngOfSize(200 * 1024), type: 'image/png' }]),
+      });
+      expect(res.status).toBe(200);
+      const { ticketId } = (await res.json()) as { ticketId: string };
+      await deliverMail(strict);
+      const team = small.messages.find(
+        (m) => m.envelopeTo.includes(SUPPORT_EMAIL) && m.subject?.includes(ticketId),
+      );
+      expect(team?.attachments).toHaveLength(0);
+      expect(team?.text).toContain('refused this message with its 1 attachment(s) for its size');
+      expect(team?.text).toContain('big.png (image/png, 0.2 MB, kept in the service’s database as blob');
+      expect(small.messages.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
+      const row = await strict.deps.db
+        .selectFrom('mail_outbox')
+        .select(['status', 'last_error'])
+        .where('to_addresses', 'like', `%${SUPPORT_EMAIL}%`)
+        .where('subject', 'like', `%${ticketId}%`)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe('sent');
+      expect(row.last_error).toMatch(
+        /^Sent without its attachments: the server refused the whole message \(.*5\.3\.4/,
+      );
+    } finally {
+      await strict.close();
+      await small.close();
+    }
   });
 
   it('a ticket without files works too; ticket ids are unique', async () => {

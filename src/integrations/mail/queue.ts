@@ -4,9 +4,9 @@ import { getBlob } from '../../db/blob-store.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobQueue, QueueStatus } from '../../queue/job-queue.ts';
 import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
-import type { MailMessage } from './message.ts';
+import { escapeHtml, type MailMessage } from './message.ts';
 import { getOutboxByKey, markOutbox, type OutboxStatus, outboxCounts, recordOutbox } from './outbox.ts';
-import { isPermanentSmtpError, type MailTransport } from './transport.ts';
+import { isMessageTooLarge, isPermanentSmtpError, type MailTransport } from './transport.ts';
 
 /**
  * ConfirmationEmailQueue of the spec: every e-mail the service sends goes through it (leads, support,
@@ -88,6 +88,27 @@ async function withStoredAttachments(db: Db, message: MailMessage): Promise<Mail
   return { ...message, attachments };
 }
 
+/**
+ * The message without its attachments, saying which they were and why they are missing. Files kept
+ * in the database (ticket uploads) stay there with their ticket.
+ */
+export function withoutAttachments(message: MailMessage, reason: string): MailMessage {
+  const files = (message.attachments ?? []).map((a) => {
+    const size = a.size === undefined ? '' : `, ${(a.size / (1024 * 1024)).toFixed(1)} MB`;
+    const kept = a.blobId ? `, kept in the service’s database as blob ${a.blobId}` : '';
+    return `${a.filename} (${a.contentType}${size}${kept})`;
+  });
+  const note =
+    `The mail server refused this message with its ${files.length} attachment(s) for its size ` +
+    `(${reason}), so it is sent without them:`;
+  return {
+    ...message,
+    attachments: [],
+    text: `${message.text}\n\n---\n${note}\n${files.map((f) => `- ${f}`).join('\n')}\n`,
+    html: `${message.html}<hr><p>${escapeHtml(note)}</p><ul>${files.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>`,
+  };
+}
+
 /** The queue's handler: deliver, record the outcome on the outbox row, throw to retry. */
 export function emailQueueDefinition(
   deps: Pick<MailDeps, 'db' | 'mail' | 'metrics' | 'logger'>,
@@ -121,6 +142,22 @@ export function emailQueueDefinition(
           attempted: true,
         });
       } catch (error) {
+        if (isMessageTooLarge(error) && message.attachments?.length) {
+          // Told of the ticket without its files rather than not at all: a refused size fails the
+          // same way on every retry.
+          const reason = error instanceof Error ? error.message : String(error);
+          const result = await deps.mail.send(withoutAttachments(message, reason), {
+            messageId: messageIdFor(`${idempotencyKey}:without-attachments`, deps.mail.from),
+          });
+          deps.logger?.warn({ idempotencyKey }, 'message too large for the server: sent without attachments');
+          await markOutbox(deps.db, idempotencyKey, {
+            status: 'sent',
+            messageId: result.messageId,
+            error: `Sent without its attachments: the server refused the whole message (${reason}).`,
+            attempted: true,
+          });
+          return;
+        }
         deps.metrics?.recordOutboundError('smtp');
         await markOutbox(deps.db, idempotencyKey, {
           status: 'retrying',

@@ -17,7 +17,8 @@ export interface SmtpStandIn {
  * flight); a message whose sender disconnected meanwhile is not kept (it was never acknowledged).
  * `refuse(address)` true answers that recipient `550 5.1.1` (no such mailbox), as a real server does.
  * `auth` makes it require AUTH with those credentials, offered without TLS (it never offers
- * STARTTLS); `host` is the address it listens on (default 127.0.0.1).
+ * STARTTLS); `host` is the address it listens on (default 127.0.0.1). `maxBytes` advertises SIZE
+ * and answers a larger message `552 5.3.4` once its data is in, as a real server does.
  */
 export async function startSmtpStandIn(
   port = 0,
@@ -26,6 +27,7 @@ export async function startSmtpStandIn(
     refuse?: (address: string) => boolean;
     auth?: { user: string; pass: string };
     host?: string;
+    maxBytes?: number;
   } = {},
 ): Promise<SmtpStandIn> {
   const messages: SmtpStandIn['messages'] = [];
@@ -45,6 +47,7 @@ export async function startSmtpStandIn(
       callback(Object.assign(new Error('5.7.8 Authentication failed'), { responseCode: 535 }));
     },
     logger: false,
+    ...(options.maxBytes ? { size: options.maxBytes } : {}),
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
       callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }));
@@ -55,6 +58,10 @@ export async function startSmtpStandIn(
     onData(stream, session, callback) {
       simpleParser(stream)
         .then(async (parsed) => {
+          if ((stream as { sizeExceeded?: boolean }).sizeExceeded) {
+            const tooLarge = new Error('5.3.4 Message size exceeds fixed maximum message size');
+            return callback(Object.assign(tooLarge, { responseCode: 552 }));
+          }
           if (options.delayMs) {
             await new Promise((resolve) => setTimeout(resolve, options.delayMs));
             if (closed.has(session.id)) return callback();

@@ -23,6 +23,21 @@ export function isPermanentSmtpError(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
+/**
+ * The server refused the message for its size: `552` (RFC 5321: exceeded storage allocation, what
+ * servers answer past their SIZE), enhanced code `5.3.4`, or nodemailer refusing before sending
+ * because the server's advertised SIZE is smaller.
+ */
+export function isMessageTooLarge(error: unknown): boolean {
+  const { responseCode, code, message } = (error ?? {}) as {
+    responseCode?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
+  const text = typeof message === 'string' ? message : '';
+  return responseCode === 552 || /\b5\.3\.4\b/.test(text) || (code === 'EMESSAGE' && /size/i.test(text));
+}
+
 export const SMTP_TIMEOUTS = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 } as const;
 
 /** Hosts whose traffic never leaves the machine: credentials may cross them without TLS. */
