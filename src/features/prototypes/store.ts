@@ -196,9 +196,13 @@ export function isStale(attempt: Attempt, now: number, staleAfterMs: number): bo
   );
 }
 
+/** SQLite's extended result codes for a UNIQUE and a PRIMARY KEY constraint. */
+const SQLITE_UNIQUE_ERRCODES = new Set([2067, 1555]);
+
+/** A duplicate key (the race this store settles), not any other constraint (NOT NULL, CHECK…). */
 function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; errcode?: string; message?: string };
-  return e?.code === '23505' || /unique|constraint/i.test(e?.message ?? '');
+  const e = error as { code?: string; errcode?: number } | null;
+  return e?.code === '23505' || SQLITE_UNIQUE_ERRCODES.has(e?.errcode ?? -1);
 }
 
 export interface StartAttemptInput {
@@ -229,7 +233,7 @@ export async function startAttempt(
         if (!isStale(latest, now, input.staleAfterMs))
           return { attempt: latest, started: false, replacedStale };
         const cutoff = now - input.staleAfterMs;
-        await tx
+        const fenced = await tx
           .updateTable('prototype_attempts')
           .set({
             status: 'failed',
@@ -241,7 +245,12 @@ export async function startAttempt(
           .where('status', '=', 'generating')
           .where('heartbeat_at', '<', cutoff)
           .where('last_progress_at', '<', cutoff)
-          .execute();
+          .executeTakeFirst();
+        if (Number(fenced.numUpdatedRows) === 0) {
+          // Its heartbeat landed between the read and this update: alive after all, not replaced.
+          const alive = await latestAttempt(tx, input.leadId);
+          return { attempt: alive ?? latest, started: false, replacedStale };
+        }
         replacedStale = latest;
       }
       const id = `pa_${randomUUID()}`;
