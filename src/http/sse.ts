@@ -27,6 +27,8 @@ export function sseResponse(
     const abort = () => controller.abort();
     stream.onAbort(abort);
     options.shutdownSignal?.addEventListener('abort', abort, { once: true });
+    // A request that arrives once shutdown has begun: its listener would never fire.
+    if (options.shutdownSignal?.aborted) abort();
     const ping = setInterval(() => {
       if (!stream.closed && !stream.aborted) void stream.write(': ping\n\n').catch(abort);
     }, options.pingIntervalMs ?? SSE_PING_INTERVAL_MS);
