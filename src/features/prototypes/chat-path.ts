@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dependencies } from '../../dependencies.ts';
 import { prototypeContext } from './context.ts';
-import type { PrototypeContext } from './generation.ts';
-import { documentUrl, previewUrl } from './generation.ts';
+import { documentUrl, type PrototypeContext, previewUrl } from './generation.ts';
 import { generateNow, PrototypeRefusal } from './service.ts';
 import { latestResult } from './store.ts';
 
@@ -40,13 +39,7 @@ export async function createPrototypeForChat(
   logger: Logger,
 ): Promise<ChatPrototypeOutcome> {
   const ctx = prototypeContext(deps, logger);
-  const failed: ChatPrototype = {
-    status: 'failed',
-    generator: null,
-    previewUrl: previewUrl(ctx, leadId),
-    documentUrl: null,
-    demoUrl: null,
-  };
+  const failed = failedPrototype(ctx, leadId);
   try {
     const outcome = await generateNow(ctx, leadId, 'chat');
     if (outcome.status === 'completed') return completed(ctx, leadId);
@@ -89,15 +82,7 @@ export async function repeatedChatPrototype(
 ): Promise<ChatPrototypeOutcome> {
   const ctx = prototypeContext(deps, logger);
   if (lead.status === 'completed') return completed(ctx, lead.id);
-  if (lead.status === 'failed') {
-    return creationFailed({
-      status: 'failed',
-      generator: null,
-      previewUrl: previewUrl(ctx, lead.id),
-      documentUrl: null,
-      demoUrl: null,
-    });
-  }
+  if (lead.status === 'failed') return creationFailed(failedPrototype(ctx, lead.id));
   return createPrototypeForChat(deps, lead.id, logger);
 }
 
@@ -112,6 +97,16 @@ async function completed(ctx: PrototypeContext, leadId: string): Promise<ChatPro
       documentUrl: result?.hasHtml ? documentUrl(ctx, leadId) : null,
       demoUrl: result?.demoUrl ?? null,
     },
+  };
+}
+
+function failedPrototype(ctx: PrototypeContext, leadId: string): ChatPrototype {
+  return {
+    status: 'failed',
+    generator: null,
+    previewUrl: previewUrl(ctx, leadId),
+    documentUrl: null,
+    demoUrl: null,
   };
 }
 
