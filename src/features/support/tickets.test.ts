@@ -244,6 +244,31 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
     }
   });
 
+  it('a mail server that refuses even the e-mail without files: the row is failed with its reply, not retried', async () => {
+    const tiny = await startSmtpStandIn(0, { maxBytes: 1024 });
+    const strict = await serveApp(engine, world, { SMTP_URL: tiny.url });
+    try {
+      const res = await fetch(`${strict.url}/api/support/tickets`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': freshIp() },
+        body: ticketForm({}, [{ name: 'big.png', bytes: pngOfSize(8 * 1024), type: 'image/png' }]),
+      });
+      const { ticketId } = (await res.json()) as { ticketId: string };
+      await deliverMail(strict);
+      const row = await strict.deps.db
+        .selectFrom('mail_outbox')
+        .select(['status', 'last_error', 'attempts'])
+        .where('idempotency_key', '=', `${ticketId}:notification`)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(row.last_error).toMatch(/5\.3\.4/);
+      expect(tiny.messages).toHaveLength(0);
+    } finally {
+      await strict.close();
+      await tiny.close();
+    }
+  });
+
   it('a ticket without files works too; ticket ids are unique', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 3; i++) {

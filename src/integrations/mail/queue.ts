@@ -6,7 +6,7 @@ import type { JobQueue, QueueStatus } from '../../queue/job-queue.ts';
 import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
 import { escapeHtml, type MailMessage } from './message.ts';
 import { getOutboxByKey, markOutbox, type OutboxStatus, outboxCounts, recordOutbox } from './outbox.ts';
-import { isMessageTooLarge, isPermanentSmtpError, type MailTransport } from './transport.ts';
+import { isMessageTooLarge, isPermanentSmtpError, type MailTransport, type SendResult } from './transport.ts';
 
 /**
  * ConfirmationEmailQueue of the spec: every e-mail the service sends goes through it (leads, support,
@@ -109,6 +109,35 @@ export function withoutAttachments(message: MailMessage, reason: string): MailMe
   };
 }
 
+/**
+ * Sends the message; one the server refuses for its size goes again without its attachments (told of
+ * the ticket without its files rather than not at all: a refused size fails the same way on every
+ * retry), with `note` saying so for the outbox row. Any failure of either send is thrown.
+ */
+async function deliver(
+  deps: Pick<MailDeps, 'db' | 'mail' | 'logger'>,
+  idempotencyKey: string,
+  message: MailMessage,
+): Promise<{ result: SendResult; note: string | null }> {
+  try {
+    const result = await deps.mail.send(await withStoredAttachments(deps.db, message), {
+      messageId: messageIdFor(idempotencyKey, deps.mail.from),
+    });
+    return { result, note: null };
+  } catch (error) {
+    if (!isMessageTooLarge(error) || !message.attachments?.length) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    const result = await deps.mail.send(withoutAttachments(message, reason), {
+      messageId: messageIdFor(`${idempotencyKey}:without-attachments`, deps.mail.from),
+    });
+    deps.logger?.warn({ idempotencyKey }, 'message too large for the server: sent without attachments');
+    return {
+      result,
+      note: `Sent without its attachments: the server refused the whole message (${reason}).`,
+    };
+  }
+}
+
 /** The queue's handler: deliver, record the outcome on the outbox row, throw to retry. */
 export function emailQueueDefinition(
   deps: Pick<MailDeps, 'db' | 'mail' | 'metrics' | 'logger'>,
@@ -129,35 +158,17 @@ export function emailQueueDefinition(
         });
       }
       try {
-        const result = await deps.mail.send(await withStoredAttachments(deps.db, message), {
-          messageId: messageIdFor(idempotencyKey, deps.mail.from),
-        });
+        const { result, note } = await deliver(deps, idempotencyKey, message);
         // Sent to the others; sending again would repeat it to them, so the refusal is recorded.
         const refused = result.refused.length > 0 ? `The server refused ${result.refused.join(', ')}.` : null;
         if (refused) deps.logger?.warn({ idempotencyKey, refused: result.refused }, 'recipients refused');
         await markOutbox(deps.db, idempotencyKey, {
           status: deps.mail.kind === 'smtp' ? 'sent' : 'stored',
           messageId: result.messageId,
-          error: refused,
+          error: [note, refused].filter(Boolean).join(' ') || null,
           attempted: true,
         });
       } catch (error) {
-        if (isMessageTooLarge(error) && message.attachments?.length) {
-          // Told of the ticket without its files rather than not at all: a refused size fails the
-          // same way on every retry.
-          const reason = error instanceof Error ? error.message : String(error);
-          const result = await deps.mail.send(withoutAttachments(message, reason), {
-            messageId: messageIdFor(`${idempotencyKey}:without-attachments`, deps.mail.from),
-          });
-          deps.logger?.warn({ idempotencyKey }, 'message too large for the server: sent without attachments');
-          await markOutbox(deps.db, idempotencyKey, {
-            status: 'sent',
-            messageId: result.messageId,
-            error: `Sent without its attachments: the server refused the whole message (${reason}).`,
-            attempted: true,
-          });
-          return;
-        }
         deps.metrics?.recordOutboundError('smtp');
         await markOutbox(deps.db, idempotencyKey, {
           status: 'retrying',
