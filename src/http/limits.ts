@@ -6,5 +6,5 @@ export const LIMITS = {
   /** Largest JSON body any route reads. */
   jsonBodyBytes: 1024 * 1024,
   requestIdLength: 128,
-  pagination: { defaultLimit: 20, maxLimit: 100 },
+  pagination: { defaultLimit: 20, maxLimit: 100, maxPage: 1_000_000 },
 } as const;

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { wholeNumberParam } from '../../http/schemas.ts';
 import { PipedriveOutcomeSchema } from '../leads/schemas.ts';
 import { ADMIN_LIMITS, ADMIN_PAGE, LEAD_SORTS } from './limits.ts';
 
@@ -63,27 +64,17 @@ const instant = (name: string, description: string) =>
     })
     .openapi({ param: { in: 'query' }, description, example: name === 'from' ? '2026-11-01' : '2026-11-30' });
 
-const pageParam = z.coerce
-  .number({ error: 'must be a whole number' })
-  .int('must be a whole number')
-  .min(1, 'must be at least 1')
-  .max(ADMIN_PAGE.maxPage, `must be at most ${ADMIN_PAGE.maxPage}`)
-  .default(1)
-  .openapi({ param: { in: 'query' }, example: 1 });
+const pageParam = wholeNumberParam({ min: 1, max: ADMIN_PAGE.maxPage, fallback: 1 });
 
 /** A positive whole number; anything above `max` is capped (a huge page size is not an error). */
 const limitParam = (max: number, fallback: number) =>
-  z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .default(fallback)
-    .transform((n) => Math.min(n, max))
-    .openapi({
-      param: { in: 'query' },
-      description: `Page size (default ${fallback}); larger values are capped to ${max}`,
-      example: fallback,
-    });
+  wholeNumberParam({
+    min: 1,
+    max,
+    fallback,
+    cap: true,
+    description: `Page size (default ${fallback}); larger values are capped to ${max}`,
+  });
 
 export const AdminLeadsQuery = z
   .object({

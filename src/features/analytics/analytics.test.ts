@@ -268,6 +268,8 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       `from=2000-01-01&to=2026-01-01`,
       'limit=0',
       `limit=${L.stats.maxTop + 1}`,
+      'limit=1e1',
+      'limit=0x10',
     ]) {
       const res = await fetch(`${server.url}/api/analytics/stats?${query}`);
       expect(res.status, query).toBe(400);
@@ -316,9 +318,9 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       events: { page: string }[];
     };
     expect(next.events[0]!.page).toBe('/list/1');
-    expect((await fetch(`${server.url}/api/analytics/events?limit=${L.events.maxLimit + 1}`)).status).toBe(
-      400,
-    );
+    for (const query of [`limit=${L.events.maxLimit + 1}`, 'page=1e1', 'limit=0x10', 'page=%205']) {
+      expect((await fetch(`${server.url}/api/analytics/events?${query}`)).status, query).toBe(400);
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { LIMITS } from '../../http/limits.ts';
+import { wholeNumberParam } from '../../http/schemas.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 
 const P = L.properties;
@@ -137,13 +139,12 @@ const day = z.string().optional().openapi({
 export const StatsQuery = z.object({
   from: day,
   to: day,
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(L.stats.maxTop)
-    .default(L.stats.defaultTop)
-    .openapi({ description: `Entries in each top list (1–${L.stats.maxTop}).`, example: 10 }),
+  limit: wholeNumberParam({
+    min: 1,
+    max: L.stats.maxTop,
+    fallback: L.stats.defaultTop,
+    description: `Entries in each top list (1–${L.stats.maxTop}).`,
+  }),
 });
 
 const Ranked = (key: string, example: string) =>
@@ -174,14 +175,13 @@ export const Stats = z
   .openapi('AnalyticsStats');
 
 export const EventsQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1).openapi({ example: 1 }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(L.events.maxLimit)
-    .default(L.events.defaultLimit)
-    .openapi({ description: `Events per page (1–${L.events.maxLimit}).`, example: 50 }),
+  page: wholeNumberParam({ min: 1, max: LIMITS.pagination.maxPage, fallback: 1 }),
+  limit: wholeNumberParam({
+    min: 1,
+    max: L.events.maxLimit,
+    fallback: L.events.defaultLimit,
+    description: `Events per page (1–${L.events.maxLimit}).`,
+  }),
 });
 
 export const AnalyticsEvent = z

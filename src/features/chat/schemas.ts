@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { wholeNumberParam } from '../../http/schemas.ts';
 import { CHAT_LIMITS } from './limits.ts';
 
 export const ChatStreamRequest = z
@@ -29,25 +30,13 @@ export const SessionParams = z.object({
     .openapi({ param: { name: 'sessionId', in: 'path' }, example: 'sess_4f9c2a' }),
 });
 
-/** Digits only: a bare `z.coerce.number()` would also take `0x10`, `1e1` and ` 5`. */
-const WHOLE_NUMBER = /^[0-9]+$/;
-
 export const HistoryQuery = z.object({
-  limit: z
-    .string()
-    .regex(WHOLE_NUMBER, 'must be a whole number')
-    .pipe(z.coerce.number<string>().min(CHAT_LIMITS.history.minLimit).max(CHAT_LIMITS.history.maxLimit))
-    .default(CHAT_LIMITS.history.defaultLimit)
-    .openapi({
-      param: { name: 'limit', in: 'query' },
-      // Described as the integer it becomes, not the digit string it arrives as.
-      type: 'integer',
-      minimum: CHAT_LIMITS.history.minLimit,
-      maximum: CHAT_LIMITS.history.maxLimit,
-      default: CHAT_LIMITS.history.defaultLimit,
-      description: `How many of the latest messages (${CHAT_LIMITS.history.minLimit}–${CHAT_LIMITS.history.maxLimit})`,
-      example: CHAT_LIMITS.history.defaultLimit,
-    }),
+  limit: wholeNumberParam({
+    min: CHAT_LIMITS.history.minLimit,
+    max: CHAT_LIMITS.history.maxLimit,
+    fallback: CHAT_LIMITS.history.defaultLimit,
+    description: `How many of the latest messages (${CHAT_LIMITS.history.minLimit}–${CHAT_LIMITS.history.maxLimit})`,
+  }),
 });
 
 const HistoryMessage = z

@@ -119,7 +119,16 @@ describe.each(engines)('contact on %s', (engine) => {
       pagination: { limit: number };
     };
     expect(defaults.pagination.limit).toBe(L.list.defaultLimit);
-    for (const bad of [`limit=${L.list.maxLimit + 1}`, 'limit=0', 'page=0', 'page=abc', 'all=yes']) {
+    for (const bad of [
+      `limit=${L.list.maxLimit + 1}`,
+      'limit=0',
+      'page=0',
+      'page=abc',
+      'all=yes',
+      'page=1e1',
+      'limit=0x10',
+      'limit=5.0',
+    ]) {
       const res = await fetch(`${ctx.url}/api/contact?${bad}`);
       expect(res.status, bad).toBe(400);
     }

@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { LIMITS } from '../../http/limits.ts';
+import { wholeNumberParam } from '../../http/schemas.ts';
 import { CONTACT_LIMITS as L } from './limits.ts';
 
 const text = (max: number, description: string, example: string) =>
@@ -35,14 +37,13 @@ export const ContactCreated = z
   .openapi('ContactCreated');
 
 export const ContactListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1).openapi({ example: 1 }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(L.list.maxLimit)
-    .default(L.list.defaultLimit)
-    .openapi({ description: `Submissions per page (1–${L.list.maxLimit}, default ${L.list.defaultLimit}).` }),
+  page: wholeNumberParam({ min: 1, max: LIMITS.pagination.maxPage, fallback: 1 }),
+  limit: wholeNumberParam({
+    min: 1,
+    max: L.list.maxLimit,
+    fallback: L.list.defaultLimit,
+    description: `Submissions per page (1–${L.list.maxLimit}, default ${L.list.defaultLimit}).`,
+  }),
   all: z
     .enum(['true', 'false'])
     .optional()

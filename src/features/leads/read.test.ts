@@ -51,7 +51,17 @@ describe.each(engines)('reading leads on %s', (engine) => {
 
   it('defaults to page 1 of 20, and refuses bad paging', async () => {
     expect(await (await get('/api/leads')).json()).toMatchObject({ page: 1, limit: 20 });
-    for (const query of ['page=0', 'limit=0', 'limit=101', 'page=abc', 'all=yes']) {
+    for (const query of [
+      'page=0',
+      'limit=0',
+      'limit=101',
+      'page=abc',
+      'all=yes',
+      'page=1e1',
+      'limit=0x10',
+      'page=%205',
+      'page=',
+    ]) {
       const res = await get(`/api/leads?${query}`);
       expect(res.status, query).toBe(400);
     }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { optionalText as text } from '../../http/schemas.ts';
+import { LIMITS } from '../../http/limits.ts';
+import { optionalText as text, wholeNumberParam } from '../../http/schemas.ts';
 import { LEAD_LIMITS, LEAD_PAGE } from './limits.ts';
 
 const wizardValue = (description: string, example: string) =>
@@ -131,20 +132,8 @@ export const LeadView = z
   .openapi('Lead');
 
 export const LeadListQuery = z.object({
-  page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .default(1)
-    .openapi({ param: { name: 'page', in: 'query' }, example: 1 }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(LEAD_PAGE.maxLimit)
-    .default(LEAD_PAGE.defaultLimit)
-    .openapi({ param: { name: 'limit', in: 'query' }, example: LEAD_PAGE.defaultLimit }),
+  page: wholeNumberParam({ min: 1, max: LIMITS.pagination.maxPage, fallback: 1 }),
+  limit: wholeNumberParam({ min: 1, max: LEAD_PAGE.maxLimit, fallback: LEAD_PAGE.defaultLimit }),
   all: z
     .enum(['true', 'false'])
     .optional()
