@@ -21,6 +21,7 @@ import {
   completedStarts,
   eventsAfter,
   failAttempt,
+  generationRequest,
   heartbeat,
   latestAttempt,
   recordProgress,
@@ -192,6 +193,7 @@ export async function runAttempt(
   try {
     const result = await ctx.generator.generate(briefOf(lead), {
       signal: controller.signal,
+      request: await generationRequest(ctx.db, attempt),
       onProgress: async (update) => {
         if (!GENERATION_STEPS.includes(update.step) || update.step === 'complete') return;
         percent = Math.max(percent, Math.min(99, Math.round(update.percent)));

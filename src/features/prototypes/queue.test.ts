@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
 import {
+  type GenerationRequest,
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
@@ -137,6 +139,84 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
       ).toBe('generating');
     } finally {
       await stopping.close();
+    }
+  });
+
+  it('every attempt of one generation request carries its key; the next request gets a new one', async () => {
+    // What each attempt does: fail (retryably or for good) or complete.
+    const script = ['retry', 'ok', 'final', 'retry', 'ok'];
+    const seen: (GenerationRequest | undefined)[] = [];
+    const builtin = new BuiltinPrototypeGenerator();
+    const generator: PrototypeGenerator = {
+      name: 'builtin',
+      async generate(brief, options) {
+        seen.push(options.request);
+        const step = script[seen.length - 1];
+        if (step === 'ok') return builtin.generate(brief, options);
+        throw new PrototypeGenerationError(`${step} failure`, { retryable: step === 'retry' });
+      },
+    };
+    const app = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: generator },
+    });
+    try {
+      const id = await createLead(app.app);
+      const leadStatus = async () =>
+        ((await (await app.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } }).lead
+          .status;
+      const trigger = async () => {
+        expect((await post(app.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+        await app.deps.prototypes.tasks.idle();
+        return (await latestAttempt(app.deps.db, id))!.id;
+      };
+      // 1 fails, its retry through PrototypeQueue (2) completes: one request.
+      const first = await trigger();
+      await eventually(async () => {
+        await app.deps.worker.drain(PROTOTYPE_QUEUE);
+        return (await leadStatus()) === 'completed';
+      });
+      // A regeneration (3) fails for good; the next one (4) fails and is restarted (5) while the
+      // lead still holds its slot: the same request.
+      const third = await trigger();
+      expect(await leadStatus()).toBe('failed');
+      const fourth = await trigger();
+      await trigger();
+      expect(await leadStatus()).toBe('completed');
+      expect(seen).toEqual([
+        { key: first, retry: false },
+        { key: first, retry: true },
+        { key: third, retry: false },
+        { key: fourth, retry: false },
+        { key: fourth, retry: true },
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('v0 made the chat but its answer was lost: the retry resumes that chat instead of a second one', async () => {
+    const lossy = await startV0StandIn({ lostAnswers: 1, failStatus: 502 });
+    const app = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: lossy.generator() },
+    });
+    try {
+      const id = await createLead(app.app);
+      await post(app.app, `/api/leads/${id}/trigger-generation`);
+      await app.deps.prototypes.tasks.idle();
+      expect(await latestAttempt(app.deps.db, id)).toMatchObject({ attempt: 1, status: 'failed' });
+      await eventually(async () => {
+        await app.deps.worker.drain(PROTOTYPE_QUEUE);
+        return (await latestAttempt(app.deps.db, id))?.status === 'completed';
+      });
+      expect(await latestAttempt(app.deps.db, id)).toMatchObject({ attempt: 2, externalId: 'chat_1' });
+      expect(lossy.creates()).toBe(1);
+    } finally {
+      await app.close();
+      await lossy.close();
     }
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, type DbOrTx, withTransaction } from '../../db/database.ts';
 import type {
   GeneratedFile,
+  GenerationRequest,
   PrototypeKind,
   PrototypeLanguage,
 } from '../../integrations/prototype-generator/types.ts';
@@ -194,6 +195,44 @@ export function isStale(attempt: Attempt, now: number, staleAfterMs: number): bo
     attempt.status === 'generating' &&
     now - Math.max(attempt.heartbeatAt, attempt.lastProgressAt) > staleAfterMs
   );
+}
+
+/**
+ * The generation request an attempt belongs to. A request runs from the attempt that follows the
+ * lead's last ended one (a `complete`, or an `error` with `retrying: false`) to its own end: its
+ * retries, takeovers and restarts while the lead stays `generating` are the same request, and the
+ * request's key is its first attempt's id.
+ */
+export async function generationRequest(
+  db: DbOrTx,
+  attempt: Pick<Attempt, 'id' | 'leadId' | 'attempt'>,
+): Promise<GenerationRequest> {
+  const ends = await db
+    .selectFrom('prototype_events as e')
+    .innerJoin('prototype_attempts as a', 'a.id', 'e.attempt_id')
+    .select(['a.attempt', 'e.event', 'e.data'])
+    .where('e.lead_id', '=', attempt.leadId)
+    .where('e.event', 'in', ['complete', 'error'])
+    .where('a.attempt', '<', attempt.attempt)
+    .execute();
+  const lastEnded = Math.max(
+    0,
+    ...ends
+      .filter(
+        (e) => e.event === 'complete' || (JSON.parse(e.data) as { retrying?: boolean }).retrying === false,
+      )
+      .map((e) => Number(e.attempt)),
+  );
+  const first = await db
+    .selectFrom('prototype_attempts')
+    .select('id')
+    .where('lead_id', '=', attempt.leadId)
+    .where('attempt', '>', lastEnded)
+    .orderBy('attempt')
+    .limit(1)
+    .executeTakeFirst();
+  const key = first?.id ?? attempt.id;
+  return { key, retry: key !== attempt.id };
 }
 
 /** SQLite's extended result codes for a UNIQUE and a PRIMARY KEY constraint. */

@@ -133,19 +133,26 @@ export function pacedGenerator(pacingMs: number) {
 }
 
 /**
- * A stand-in of the v0 Platform API. `failures` create requests fail with `failStatus` first; then
- * chats complete on their first read, with a demo URL served by the stand-in itself.
+ * A stand-in of the v0 Platform API. `failures` create requests fail with `failStatus` first;
+ * `lostAnswers` ones are then performed but answered with `failStatus` (a proxy's error after v0
+ * acted); then chats complete on their first read, with a demo URL served by the stand-in itself.
+ * `GET /chats` lists the chats created, filtered by `metadata[key]=value` as v0 does.
  */
-export async function startV0StandIn(options: { failures?: number; failStatus?: number } = {}) {
+export async function startV0StandIn(
+  options: { failures?: number; failStatus?: number; lostAnswers?: number } = {},
+) {
   let failuresLeft = options.failures ?? 0;
+  let lostAnswersLeft = options.lostAnswers ?? 0;
   const failStatus = options.failStatus ?? 500;
   let url = '';
-  const chat = (status: 'pending' | 'completed') => ({
+  const created: Record<string, string>[] = [];
+  const chat = (status: 'pending' | 'completed', metadata: Record<string, string> = {}) => ({
     id: 'chat_1',
     object: 'chat',
+    createdAt: new Date().toISOString(),
     webUrl: 'https://v0.app/chat/chat_1',
     apiUrl: `${url}/v1/chats/chat_1`,
-    metadata: {},
+    metadata,
     messages: [],
     latestVersion: {
       id: 'ver_1',
@@ -168,8 +175,24 @@ export async function startV0StandIn(options: { failures?: number; failStatus?: 
         if (failuresLeft > 0) failuresLeft--;
         sendJson(res, failStatus, { error: { message: 'unavailable', type: 'internal_server_error' } });
       } else {
-        sendJson(res, 200, chat('pending'));
+        const metadata = (JSON.parse(req.body) as { metadata?: Record<string, string> }).metadata ?? {};
+        created.push(metadata);
+        if (lostAnswersLeft > 0) {
+          lostAnswersLeft--;
+          sendJson(res, failStatus, { error: { message: 'bad gateway', type: 'internal_server_error' } });
+        } else {
+          sendJson(res, 200, chat('pending', metadata));
+        }
       }
+    } else if (req.method === 'GET' && new URL(req.url, url).pathname === '/v1/chats') {
+      const wanted = [...new URL(req.url, url).searchParams].flatMap(([name, value]) => {
+        const key = /^metadata\[(.+)\]$/.exec(name)?.[1];
+        return key ? [[key, value] as const] : [];
+      });
+      const data = created
+        .filter((metadata) => wanted.every(([key, value]) => metadata[key] === value))
+        .map((metadata) => chat('pending', metadata));
+      sendJson(res, 200, { object: 'list', data });
     } else if (req.method === 'GET' && req.url === '/v1/chats/chat_1') {
       sendJson(res, 200, chat('completed'));
     } else {

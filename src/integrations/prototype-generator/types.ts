@@ -59,6 +59,17 @@ export interface GenerateOptions {
   onProgress: (update: ProgressUpdate) => void | Promise<void>;
   /** Aborted when the attempt is abandoned (timeout, shutdown, taken over as stale). */
   signal?: AbortSignal;
+  /**
+   * The generation request the attempt belongs to: `key` is the same for every attempt of one
+   * request (its retries and takeovers) and new for the next request (a regeneration); `retry` is
+   * true when an earlier attempt of the request ran, so what it asked for may exist already.
+   */
+  request?: GenerationRequest;
+}
+
+export interface GenerationRequest {
+  key: string;
+  retry: boolean;
 }
 
 export interface PrototypeGenerator {

@@ -1,7 +1,9 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
 import { type ProgressUpdate, type PrototypeBrief, PrototypeGenerationError } from './types.ts';
-import { V0_MAX_FAILED_READS, V0PrototypeGenerator, v0Message } from './v0-generator.ts';
+import { IDEMPOTENCY_KEY, V0_MAX_FAILED_READS, V0PrototypeGenerator, v0Message } from './v0-generator.ts';
 
 const brief: PrototypeBrief = {
   leadId: 'lead-v0',
@@ -16,19 +18,23 @@ const brief: PrototypeBrief = {
   audience: 'b2b',
 };
 
-function chat(status: 'pending' | 'completed' | 'failed', withDemo = true) {
+function chat(
+  status: 'pending' | 'completed' | 'failed',
+  withDemo = true,
+  { id = 'chat_123', metadata = {}, createdAt = '2026-11-21T09:00:00Z' } = {},
+) {
   return {
-    id: 'chat_123',
+    id,
     object: 'chat',
     shareable: false,
     privacy: 'private',
-    createdAt: '2026-11-21T09:00:00Z',
+    createdAt,
     favorite: false,
     authorId: 'user_1',
-    webUrl: 'https://v0.app/chat/chat_123',
-    apiUrl: 'https://api.v0.dev/v1/chats/chat_123',
-    url: 'https://v0.app/chat/chat_123',
-    metadata: {},
+    webUrl: `https://v0.app/chat/${id}`,
+    apiUrl: `https://api.v0.dev/v1/chats/${id}`,
+    url: `https://v0.app/chat/${id}`,
+    metadata,
     messages: [],
     text: '',
     permissions: { write: true },
@@ -36,8 +42,8 @@ function chat(status: 'pending' | 'completed' | 'failed', withDemo = true) {
       id: 'ver_1',
       object: 'version',
       status,
-      createdAt: '2026-11-21T09:00:00Z',
-      ...(status === 'completed' && withDemo ? { demoUrl: 'https://demo-123.vusercontent.net' } : {}),
+      createdAt,
+      ...(status === 'completed' && withDemo ? { demoUrl: demoOf(id) } : {}),
       files:
         status === 'completed'
           ? [
@@ -55,6 +61,55 @@ function chat(status: 'pending' | 'completed' | 'failed', withDemo = true) {
               },
             ]
           : [],
+    },
+  };
+}
+
+const demoOf = (chatId: string) => `https://demo-${chatId.replace('chat_', '')}.vusercontent.net`;
+
+/**
+ * v0's chats as it keeps them: POST /chats stores one (with its metadata) before answering, GET
+ * /chats lists them filtered by `metadata[key]=value`, GET /chats/:id completes a pending one.
+ */
+function v0Chats(options: { answerCreateAfterMs?: number } = {}) {
+  const chats: { id: string; metadata: Record<string, string>; createdAt: string; failed?: boolean }[] = [];
+  const lookups: URLSearchParams[] = [];
+  let ignoreFilter = false;
+  const detail = (c: (typeof chats)[number], status: 'pending' | 'completed' | 'failed') =>
+    chat(status, true, { id: c.id, metadata: c.metadata, createdAt: c.createdAt });
+  async function handler(req: RecordedRequest, res: ServerResponse) {
+    const url = new URL(req.url, 'http://v0.test');
+    if (req.method === 'POST' && url.pathname === '/v1/chats') {
+      const stored = {
+        id: `chat_${chats.length + 1}`,
+        metadata: (JSON.parse(req.body) as { metadata: Record<string, string> }).metadata,
+        createdAt: new Date(Date.UTC(2026, 10, 21, 9, 0, chats.length)).toISOString(),
+      };
+      chats.push(stored);
+      if (options.answerCreateAfterMs) await delay(options.answerCreateAfterMs);
+      return sendJson(res, 200, detail(stored, 'pending'));
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/chats') {
+      lookups.push(url.searchParams);
+      const wanted = [...url.searchParams].flatMap(([name, value]) => {
+        const key = /^metadata\[(.+)\]$/.exec(name)?.[1];
+        return key ? [[key, value] as const] : [];
+      });
+      const data = chats
+        .filter((c) => ignoreFilter || wanted.every(([key, value]) => c.metadata[key] === value))
+        .map((c) => detail(c, c.failed ? 'failed' : 'pending'));
+      return sendJson(res, 200, { object: 'list', data });
+    }
+    const found = chats.find((c) => req.method === 'GET' && url.pathname === `/v1/chats/${c.id}`);
+    if (found) return sendJson(res, 200, detail(found, found.failed ? 'failed' : 'completed'));
+    sendJson(res, 404, { error: { message: 'not found', type: 'not_found_error' } });
+  }
+  return {
+    chats,
+    lookups,
+    handler,
+    ignoreFilter() {
+      ignoreFilter = true;
     },
   };
 }
@@ -172,5 +227,107 @@ describe('v0 prototype generator against a v0 API stand-in', () => {
     v0.setHandler(() => new Promise(() => {}));
     const slow = new V0PrototypeGenerator({ apiKey: 'k', apiUrl: `${v0.url}/v1`, callTimeoutMs: 200 });
     await expect(slow.generate(brief, { onProgress: () => {} })).rejects.toThrow(/did not answer in time/);
+  });
+
+  it('a create that v0 performed but answered too late is found by the retry: one chat, resumed', async () => {
+    const api = v0Chats({ answerCreateAfterMs: 600 });
+    v0.setHandler(api.handler);
+    const impatient = new V0PrototypeGenerator({
+      apiKey: 'k',
+      apiUrl: `${v0.url}/v1`,
+      pollIntervalMs: 10,
+      callTimeoutMs: 200,
+    });
+    const first = await impatient
+      .generate(brief, { onProgress: () => {}, request: { key: 'req-1', retry: false } })
+      .catch((e: unknown) => e);
+    expect((first as Error).message).toMatch(/did not answer in time \(create the chat\)/);
+    expect((first as PrototypeGenerationError).retryable).toBe(true);
+    // v0 made the chat all the same, tagged with the request's key.
+    expect(api.chats.map((c) => c.id)).toEqual(['chat_1']);
+    expect(api.chats[0]!.metadata).toEqual({
+      leadId: 'lead-v0',
+      kind: 'application',
+      [IDEMPOTENCY_KEY]: 'req-1',
+    });
+
+    const retried = await generator().generate(brief, {
+      onProgress: () => {},
+      request: { key: 'req-1', retry: true },
+    });
+    expect(retried).toMatchObject({ externalId: 'chat_1', demoUrl: demoOf('chat_1') });
+    expect(api.chats).toHaveLength(1);
+    expect(api.lookups.map((q) => q.toString())).toEqual([`metadata%5B${IDEMPOTENCY_KEY}%5D=req-1`]);
+  });
+
+  it('a new request (another key) gets its own chat, even from a server that ignores the filter', async () => {
+    const api = v0Chats();
+    v0.setHandler(api.handler);
+    await generator().generate(brief, { onProgress: () => {}, request: { key: 'req-1', retry: false } });
+    // The request's first attempt: its key is new, nothing to look up.
+    expect(api.lookups).toHaveLength(0);
+
+    const regenerated = await generator().generate(brief, {
+      onProgress: () => {},
+      request: { key: 'req-2', retry: false },
+    });
+    expect(regenerated.externalId).toBe('chat_2');
+    expect(api.chats.map((c) => c.metadata[IDEMPOTENCY_KEY])).toEqual(['req-1', 'req-2']);
+
+    api.ignoreFilter();
+    const retried = await generator().generate(brief, {
+      onProgress: () => {},
+      request: { key: 'req-3', retry: true },
+    });
+    expect(retried.externalId).toBe('chat_3');
+    expect(api.chats.map((c) => c.metadata[IDEMPOTENCY_KEY])).toEqual(['req-1', 'req-2', 'req-3']);
+  });
+
+  it('an earlier chat whose version failed is not resumed: the retry makes a new one, the next resumes it', async () => {
+    const api = v0Chats();
+    v0.setHandler(api.handler);
+    await generator().generate(brief, { onProgress: () => {}, request: { key: 'req-1', retry: false } });
+    api.chats[0]!.failed = true;
+    const again = { onProgress: () => {}, request: { key: 'req-1', retry: true } };
+    expect((await generator().generate(brief, again)).externalId).toBe('chat_2');
+    expect((await generator().generate(brief, again)).externalId).toBe('chat_2');
+    expect(api.chats.map((c) => c.metadata[IDEMPOTENCY_KEY])).toEqual(['req-1', 'req-1']);
+  });
+
+  it('a lookup that fails fails the attempt (retryable by its status) and creates nothing', async () => {
+    for (const [status, retryable] of [
+      [503, true],
+      [401, false],
+    ] as const) {
+      const api = v0Chats();
+      v0.setHandler((req, res) =>
+        req.method === 'GET' && req.url.startsWith('/v1/chats?')
+          ? sendJson(res, status, { error: { message: 'no', type: 'error' } })
+          : api.handler(req, res),
+      );
+      const failed = await generator()
+        .generate(brief, { onProgress: () => {}, request: { key: 'req-1', retry: true } })
+        .catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(PrototypeGenerationError);
+      expect((failed as Error).message).toContain(`look up an earlier chat (HTTP ${status})`);
+      expect((failed as PrototypeGenerationError).retryable).toBe(retryable);
+      expect(api.chats).toHaveLength(0);
+    }
+  });
+
+  it('stops at once when the attempt was abandoned while a call was under way', async () => {
+    const controller = new AbortController();
+    const reason = new Error('abandoned');
+    v0.setHandler((req, res) => {
+      if (req.method === 'POST') controller.abort(reason);
+      sendJson(res, 200, chat('pending'));
+    });
+    const patient = new V0PrototypeGenerator({ apiKey: 'k', apiUrl: `${v0.url}/v1`, pollIntervalMs: 60_000 });
+    const run = patient.generate(brief, { onProgress: () => {}, signal: controller.signal });
+    const outcome = await Promise.race([
+      run.catch((e: unknown) => e),
+      delay(2000, 'still sleeping', { ref: false }),
+    ]);
+    expect(outcome).toBe(reason);
   });
 });

@@ -2,6 +2,7 @@ import { type ChatDetail, createClient } from 'v0-sdk';
 import {
   type GeneratedFile,
   type GenerateOptions,
+  type GenerationRequest,
   type PrototypeBrief,
   PrototypeGenerationError,
   type PrototypeGenerator,
@@ -60,6 +61,9 @@ function statusOf(error: unknown): number | null {
 /** Consecutive failed reads of a created chat that are waited out before the attempt fails. */
 export const V0_MAX_FAILED_READS = 5;
 
+/** The chat metadata field holding the generation request's key (found again by `GET /chats`). */
+export const IDEMPOTENCY_KEY = 'idempotencyKey';
+
 /**
  * The v0 Platform API generator: creates a chat from the brief (async response mode), polls it until
  * the version is complete, and keeps the demo URL and the generated files.
@@ -82,18 +86,25 @@ export class V0PrototypeGenerator implements PrototypeGenerator {
     await options.onProgress({ step: 'analysing', percent: 10 });
     const message = v0Message(brief);
     await options.onProgress({ step: 'generating', percent: 20, detail: 'v0 chat' });
-    let chat = await this.#call(
-      'create the chat',
-      options.signal,
-      () =>
-        this.#client.chats.create({
-          message,
-          system: 'You are building a first-draft prototype that a software agency shows a prospect.',
-          chatPrivacy: 'private',
-          responseMode: 'async',
-          metadata: { leadId: brief.leadId, kind: brief.kind },
-        }) as Promise<ChatDetail>,
-    );
+    const request = options.request;
+    let chat =
+      (await this.#earlierChat(request, options.signal)) ??
+      (await this.#call(
+        'create the chat',
+        options.signal,
+        () =>
+          this.#client.chats.create({
+            message,
+            system: 'You are building a first-draft prototype that a software agency shows a prospect.',
+            chatPrivacy: 'private',
+            responseMode: 'async',
+            metadata: {
+              leadId: brief.leadId,
+              kind: brief.kind,
+              ...(request ? { [IDEMPOTENCY_KEY]: request.key } : {}),
+            },
+          }) as Promise<ChatDetail>,
+      ));
     const deadline = Date.now() + this.#generationTimeoutMs;
     let percent = 30;
     let failedReads = 0;
@@ -144,6 +155,34 @@ export class V0PrototypeGenerator implements PrototypeGenerator {
     return { generator: 'v0', html: null, demoUrl, files, externalId: chat.id };
   }
 
+  /**
+   * The chat an earlier attempt of this request created: a create whose answer was lost (timed out,
+   * connection reset, a proxy's 5xx after v0 acted) may have made it, and another would be billed
+   * again. A lookup that fails fails the attempt (retryable or not by its status), since creating
+   * blindly is what bills twice. A chat whose version failed is not resumed: that retry is for a new one.
+   * The request's first attempt skips the lookup: its key is new, no chat can carry it yet.
+   */
+  async #earlierChat(
+    request: GenerationRequest | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ChatDetail | null> {
+    if (!request?.retry) return null;
+    const found = await this.#call('look up an earlier chat', signal, () =>
+      this.#client.chats
+        .find({ metadata: { [IDEMPOTENCY_KEY]: request.key } })
+        // Only chats carrying the key count, whatever the server's filter let through.
+        .then((list) => list.data.filter((c) => c.metadata?.[IDEMPOTENCY_KEY] === request.key)),
+    );
+    const newest = found.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (!newest) return null;
+    const chat = await this.#call(
+      'read the chat',
+      signal,
+      () => this.#client.chats.getById({ chatId: newest.id }) as Promise<ChatDetail>,
+    );
+    return chat.latestVersion?.status === 'failed' ? null : chat;
+  }
+
   async #call<T>(what: string, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
     signal?.throwIfAborted();
     let timer: NodeJS.Timeout | undefined;
@@ -172,14 +211,16 @@ export class V0PrototypeGenerator implements PrototypeGenerator {
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    // An abort listener added to an aborted signal never fires.
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
