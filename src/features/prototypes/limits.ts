@@ -18,4 +18,6 @@ export const PROTOTYPE_LIMITS = {
   queueConcurrency: 2,
   /** The blocking POST /generate waits at most this long for an attempt already running elsewhere. */
   blockingWaitMs: 6 * 60_000,
+  /** trigger-generation requests per lead per hour (counted only for a lead that could generate). */
+  triggersPerHour: 10,
 } as const;

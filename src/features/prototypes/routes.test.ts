@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
 import { testEngines } from '../../testing/database.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
 import { PROTOTYPE_QUEUE } from './queue.ts';
 import { latestAttempt } from './store.ts';
 import {
@@ -80,6 +81,37 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
     const attempt = await latestAttempt(ctx.deps.db, id);
     expect(attempt).toMatchObject({ attempt: 1, status: 'completed', generator: 'builtin', hasHtml: true });
     expect(attempt!.completedAt).toBeGreaterThanOrEqual(attempt!.generatingAt);
+  });
+
+  it('limits triggers per lead per hour, counting only leads that could generate', async () => {
+    gated.close();
+    const id = await createLead(ctx.app);
+    const limit = PROTOTYPE_LIMITS.triggersPerHour;
+    for (let i = 0; i < limit; i++) {
+      expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+    }
+    const refused = await post(ctx.app, `/api/leads/${id}/trigger-generation`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+
+    // Unknown and ineligible ids are refused before counting: no bucket row per made-up id.
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    const noPrototype = await createLead(ctx.app, {
+      steps: { prototype: undefined, service: 'seo-services' },
+    });
+    for (let i = 0; i <= limit; i++) {
+      expect((await post(ctx.app, `/api/leads/${unknown}/trigger-generation`)).status).toBe(404);
+      expect((await post(ctx.app, `/api/leads/${noPrototype}/trigger-generation`)).status).toBe(409);
+    }
+    const buckets = await ctx.deps.db
+      .selectFrom('rate_limits')
+      .select('key')
+      .where('key', 'in', [`prototype-trigger:${unknown}`, `prototype-trigger:${noPrototype}`])
+      .execute();
+    expect(buckets).toEqual([]);
+    gated.open();
+    await ctx.deps.prototypes.tasks.idle();
   });
 
   it('refuses unknown, spam, vendor and non-prototype leads with a clear 4xx', async () => {

@@ -10,6 +10,7 @@ import { normalizeLanguage } from '../../integrations/prototype-generator/types.
 import { HANDED_OVER_MESSAGE } from './chat-path.ts';
 import { prototypeContext } from './context.ts';
 import { documentUrl, enqueueRetry, errorPayload, previewUrl } from './generation.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
 import {
   documentCsp,
   PREVIEW_SCRIPT_PATH,
@@ -59,8 +60,6 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const TRIGGERS_PER_HOUR = 10;
-
 const triggerRoute = createRoute({
   method: 'post',
   path: '/api/leads/{id}/trigger-generation',
@@ -70,7 +69,7 @@ const triggerRoute = createRoute({
     'Re-checks the monthly prototype quota (dual bucket: IP and e-mail), marks the buckets in progress, sets the ' +
     'lead to `generating`, starts the generation in the background and answers at once. When a generation is ' +
     'already running it is returned instead (no double generation). A failed background run is retried through ' +
-    `PrototypeQueue. At most ${TRIGGERS_PER_HOUR} triggers per lead per hour. No body is read.`,
+    `PrototypeQueue. At most ${PROTOTYPE_LIMITS.triggersPerHour} triggers per lead per hour. No body is read.`,
   request: { params: LeadIdParams },
   responses: {
     200: {
@@ -207,7 +206,13 @@ export function prototypeRoutes() {
       const deps = c.env.deps;
       const { id } = c.req.valid('param');
       const ctx = prototypeContext(deps, c.env.logger);
-      const hits = await deps.rateLimiter.hit(`prototype-trigger:${id}`, TRIGGERS_PER_HOUR, 3_600_000);
+      // Refused before counting: an unknown or ineligible id leaves no bucket row behind.
+      await mapped(() => eligibleLead(ctx, id));
+      const hits = await deps.rateLimiter.hit(
+        `prototype-trigger:${id}`,
+        PROTOTYPE_LIMITS.triggersPerHour,
+        3_600_000,
+      );
       if (!hits.allowed) {
         throw new ApiError('RATE_LIMITED', 'Too many generation requests for this lead; please wait.', {
           headers: { 'Retry-After': String(hits.retryAfterSeconds) },
