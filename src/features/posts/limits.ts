@@ -5,6 +5,14 @@ export const POSTS_CACHE_PREFIX = 'posts_cache:';
 export const POSTS_MAX_QUERY_CHARS = 2048;
 /** How long a stale copy is kept for stale-if-error after its TTL has passed. */
 export const POSTS_STALE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * Requests per client IP (an IPv6 client by its /64) that may go to WordPress — cache misses and
+ * `cache=false` bypasses — per window, counted in the shared database so the limit holds across
+ * instances. Cache hits, and misses that join a fetch already in progress, are never counted. One a
+ * second on average is far above what a reader paging or searching produces, and keeps one client
+ * from making this service hammer WordPress with `cache=false` or endless unique queries.
+ */
+export const POSTS_UPSTREAM_RATE = { limit: 60, windowMs: 60_000 } as const;
 /** Counter flush interval: hit and miss counts are summed in memory and written this often. */
 export const POSTS_COUNTER_FLUSH_MS = 1000;
 

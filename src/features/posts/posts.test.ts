@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../testing/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { createTestApp, startTestServer, type TestContext } from '../../testing/test-app.ts';
+import { POSTS_UPSTREAM_RATE } from './limits.ts';
 
 const POSTS = [
   { id: 11, title: { rendered: 'Hello' }, excerpt: { rendered: '<p>One</p>' } },
@@ -49,6 +51,28 @@ function wordpress(req: { url: string }, res: import('node:http').ServerResponse
   if (/^\/users\/\d+$/.test(path))
     return sendJson(res, 404, { code: 'rest_user_invalid_id', message: 'Invalid user ID.' });
   return sendJson(res, 404, { code: 'rest_no_route' });
+}
+
+/**
+ * WordPress holds its answers while a test keeps the gate closed, so requests overlap for certain.
+ * `holdUpstream` closes it and returns the function that opens it again.
+ */
+let gate: Promise<void> = Promise.resolve();
+function holdUpstream(): () => void {
+  let open = () => {};
+  gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return () => {
+    gate = Promise.resolve();
+    open();
+  };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (const started = Date.now(); !condition(); await sleep(5)) {
+    if (Date.now() - started > 5000) throw new Error(`timed out waiting for ${what}`);
+  }
 }
 
 describe('posts proxy not configured', () => {
@@ -122,7 +146,8 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
   const get = (path: string, headers: Record<string, string> = {}) => ctx.app.request(path, { headers });
 
   beforeAll(async () => {
-    wp = await startStandIn((req, res) => {
+    wp = await startStandIn(async (req, res) => {
+      await gate;
       wordpress(req, res);
     });
     ctx = await createTestApp({
@@ -193,6 +218,74 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect(res.headers.get('x-cache')).toBe('BYPASS');
     expect(wp.requests.length).toBe(before + 1);
     expect(upstream().at(-1)).toBe('/wp-json/wp/v2/posts?per_page=7');
+  });
+
+  it('sends concurrent identical misses upstream once; a cache=false asked meanwhile gets its own request', async () => {
+    mode = 'ok';
+    const path = '/api/posts?search=together&per_page=3';
+    const sent = () => upstream().filter((url) => url.includes('search=together')).length;
+    const open = holdUpstream();
+    let misses: Response[];
+    let bypass: Response;
+    let late: Response;
+    try {
+      const pendingMisses = Array.from({ length: 5 }, () => get(path));
+      await until(() => sent() >= 1, 'the first upstream request');
+      await sleep(150); // the other four reach the upstream step meanwhile
+      expect(sent()).toBe(1);
+      // The request in progress started before this bypass, so the bypass asks again...
+      const pendingBypass = get(`${path}&cache=false`);
+      await until(() => sent() >= 2, 'the bypass upstream request');
+      // ...and a miss asked after it shares the bypass's newer request.
+      const pendingLate = get(path);
+      await sleep(100);
+      open();
+      [misses, bypass, late] = await Promise.all([Promise.all(pendingMisses), pendingBypass, pendingLate]);
+    } finally {
+      open();
+    }
+    expect(sent()).toBe(2);
+    for (const res of [...misses, late]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-cache')).toBe('MISS');
+      expect(res.headers.get('x-wp-total')).toBe('42');
+      expect(await res.json()).toEqual(POSTS);
+    }
+    expect(bypass.status).toBe(200);
+    expect(bypass.headers.get('x-cache')).toBe('BYPASS');
+    expect(await bypass.json()).toEqual(POSTS);
+    expect((await get(path)).headers.get('x-cache')).toBe('HIT');
+    expect(sent()).toBe(2);
+  });
+
+  it('gives every caller sharing a failed upstream request the error, and the next request asks again', async () => {
+    mode = 'down';
+    const path = '/api/posts?search=fail-together';
+    const sent = () => upstream().filter((url) => url.includes('search=fail-together')).length;
+    const open = holdUpstream();
+    let failed: Response[];
+    try {
+      const pending = Array.from({ length: 4 }, () => get(path));
+      await until(() => sent() >= 1, 'the first upstream request');
+      await sleep(150); // the other three reach the upstream step meanwhile
+      open();
+      failed = await Promise.all(pending);
+    } finally {
+      open();
+      mode = 'ok';
+    }
+    expect(sent()).toBe(1);
+    for (const res of failed) {
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({
+        success: false,
+        error: { code: 'EXTERNAL_SERVICE_ERROR', message: expect.stringContaining('unavailable') },
+      });
+    }
+    const again = await get(path);
+    expect(sent()).toBe(2);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-cache')).toBe('MISS');
   });
 
   it('refuses unknown query parameters with 400 and does not call WordPress', async () => {
@@ -345,5 +438,67 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     });
     expect(await clear.json()).toEqual({ success: true, purged: 1 });
     expect((await get('/api/posts?per_page=2')).headers.get('x-cache')).toBe('MISS');
+  });
+});
+
+describe.each(await testEngines())('posts upstream limit on %s', (engine) => {
+  let wp: StandIn;
+  let server: TestContext & { url: string };
+  // Over a real socket, the client named by X-Forwarded-For (TRUST_PROXY=xff).
+  const get = (path: string, ip: string) =>
+    fetch(`${server.url}${path}`, { headers: { 'X-Forwarded-For': ip } });
+  const counted = async () => {
+    const rows = await server.deps.db.selectFrom('rate_limits').select('count').execute();
+    return rows.reduce((sum, row) => sum + Number(row.count), 0);
+  };
+
+  beforeAll(async () => {
+    wp = await startStandIn((req, res) => {
+      wordpress(req, res);
+    });
+    server = await startTestServer({
+      engine,
+      env: { WORDPRESS_API_URL: `${wp.url}/wp-json/wp/v2`, TRUST_PROXY: 'xff' },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await wp.close();
+  });
+
+  it('limits requests that go to WordPress per client (IPv6 by /64) with 429, never cache hits', async () => {
+    mode = 'ok';
+    const client = '2001:db8:7:8::1';
+    const first = await get('/api/posts?per_page=4', client);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    for (let i = 1; i < POSTS_UPSTREAM_RATE.limit; i++) {
+      const res = await get(`/api/posts/search?search=word${i}`, client);
+      expect(res.status, `request ${i + 1}`).toBe(200);
+    }
+    const sent = wp.requests.length;
+
+    // Another address of the same /64 is the same client; a miss and a bypass are both refused.
+    for (const path of ['/api/posts/search?search=one-more', '/api/posts?per_page=4&cache=false']) {
+      const limited = await get(path, '2001:db8:7:8::2');
+      expect(limited.status, path).toBe(429);
+      expect(limited.headers.get('retry-after'), path).toMatch(/^[1-9]\d*$/);
+      expect(await limited.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    }
+    expect(wp.requests.length).toBe(sent);
+
+    // Cache hits keep answering, and never reach the limiter.
+    const before = await counted();
+    for (let i = 0; i < 5; i++) {
+      const hit = await get('/api/posts?per_page=4', client);
+      expect(hit.status).toBe(200);
+      expect(hit.headers.get('x-cache')).toBe('HIT');
+      expect(await hit.json()).toEqual(POSTS);
+    }
+    expect(await counted()).toBe(before);
+
+    // Other clients are not affected.
+    for (const other of ['2001:db8:7:9::1', '203.0.113.9']) {
+      expect((await get('/api/posts/search?search=one-more', other)).status, other).toBe(200);
+    }
   });
 });

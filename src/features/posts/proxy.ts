@@ -15,6 +15,7 @@ import {
   POSTS_STALE_WINDOW_MS,
 } from './limits.ts';
 import type { FreshMemo } from './memo.ts';
+import type { SingleFlight } from './single-flight.ts';
 
 export type CacheOutcome = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
 
@@ -34,6 +35,13 @@ export interface ProxyContext {
   cache: CacheStore;
   counters: BufferedCounters;
   memo: FreshMemo<CachedPosts>;
+  /** This instance's upstream fetches in progress, by cache key (one per app). */
+  flights: SingleFlight<UpstreamOutcome>;
+  /**
+   * Counts a request that is about to go to WordPress against its client's limit; throws
+   * RATE_LIMITED (429, `Retry-After`) over it. Never called for a cache hit.
+   */
+  admit: () => Promise<void>;
   ttlSeconds: number;
   logger: Logger;
 }
@@ -113,7 +121,24 @@ const CHALLENGE_REMEDY =
   'the WordPress host answered with a bot challenge (403); add a zone rule (e.g. a Cloudflare WAF skip or ' +
   "configuration rule) that skips the challenge for this service's requests to the wp-json API — no code change is needed";
 
-/** Serves one proxied GET: fresh cache, else upstream (cached on success), else a stale copy, else an error. */
+/** What one upstream flight produced, shared by every request that joined it. */
+export interface UpstreamOutcome {
+  value: CachedPosts;
+  /** `stale`: WordPress failed and the expired copy is served instead. */
+  stale: boolean;
+}
+
+/**
+ * Serves one proxied GET: fresh cache, else upstream (cached on success), else a stale copy, else an
+ * error. Only the upstream path is rate limited (`admit`); a cache hit never touches the limiter.
+ *
+ * Upstream fetches are single-flight per cache key on this instance: a miss joins the fetch in
+ * progress for its key (its answer is at least as new as a cached copy would have been). A bypass
+ * (`cache=false`) never joins one: a fetch already in progress started before the bypass was asked, so
+ * it may predate the change the caller wants to see (an editor checking a post just published). It
+ * starts its own fetch, which later misses join; the older fetch then no longer writes the cache, so
+ * it cannot overwrite the newer answer.
+ */
 export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promise<ProxyResult> {
   if (!ctx.wordpress) {
     throw new ApiError('NOT_CONFIGURED', 'The posts service is not configured (WORDPRESS_API_URL is unset).');
@@ -121,6 +146,7 @@ export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promis
   const { params, bypass } = upstreamParams(request);
   const key = cacheKey(request.resource, params);
 
+  let flight: Promise<UpstreamOutcome> | undefined;
   if (!bypass) {
     let entry = ctx.memo.get(key);
     if (!entry) {
@@ -131,16 +157,36 @@ export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promis
       ctx.counters.add(POSTS_COUNTERS.hits);
       return { ...entry.value, cache: 'HIT' };
     }
+    // Joining a fetch in progress sends nothing upstream, so it is not counted against the limit.
+    flight = ctx.flights.current(key);
+  }
+  if (!flight) {
+    await ctx.admit();
+    const work = (owns: () => boolean) => fetchUpstream(ctx, request, params, key, owns);
+    flight = bypass ? ctx.flights.start(key, work) : ctx.flights.join(key, work);
   }
   ctx.counters.add(POSTS_COUNTERS.misses);
+  const outcome = await flight;
+  if (outcome.stale) {
+    ctx.counters.add(POSTS_COUNTERS.stale);
+    return { ...outcome.value, cache: 'STALE' };
+  }
+  return { ...outcome.value, cache: bypass ? 'BYPASS' : 'MISS' };
+}
 
-  const staleOr = async (error: ApiError, log: () => void): Promise<ProxyResult> => {
+/** One request to WordPress and what to answer with; run once per flight (see proxyGet). */
+async function fetchUpstream(
+  ctx: ProxyContext,
+  request: ProxyRequest,
+  params: URLSearchParams,
+  key: string,
+  owns: () => boolean,
+): Promise<UpstreamOutcome> {
+  const wordpress = ctx.wordpress as WordPressClient;
+  const staleOr = async (error: ApiError, log: () => void): Promise<UpstreamOutcome> => {
     log();
     const stale = await ctx.cache.get<CachedPosts>(key);
-    if (stale) {
-      ctx.counters.add(POSTS_COUNTERS.stale);
-      return { ...stale.value, cache: 'STALE' };
-    }
+    if (stale) return { value: stale.value, stale: true };
     throw error;
   };
   const upstreamFailed = new ApiError(
@@ -150,7 +196,7 @@ export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promis
 
   let response: WordPressResponse;
   try {
-    response = await ctx.wordpress.get(request.resource, params);
+    response = await wordpress.get(request.resource, params);
   } catch (error) {
     if (!(error instanceof WordPressUnavailableError)) throw error;
     return staleOr(upstreamFailed, () =>
@@ -189,8 +235,9 @@ export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promis
   }
 
   const value: CachedPosts = { body: response.body, total: response.total, totalPages: response.totalPages };
-  await ctx.cache.set(key, value, ctx.ttlSeconds, POSTS_STALE_WINDOW_MS);
-  return { ...value, cache: bypass ? 'BYPASS' : 'MISS' };
+  // A bypass that started after this fetch owns the key now: its answer is the newer one.
+  if (owns()) await ctx.cache.set(key, value, ctx.ttlSeconds, POSTS_STALE_WINDOW_MS);
+  return { value, stale: false };
 }
 
 function isJson(response: WordPressResponse): boolean {

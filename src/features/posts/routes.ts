@@ -6,6 +6,7 @@ import type { AppEnv } from '../../http/env.ts';
 import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { BufferedCounters } from './counters.ts';
 import {
@@ -14,16 +15,24 @@ import {
   POSTS_COUNTERS,
   POSTS_MEMO_MAX_ENTRIES,
   POSTS_MEMO_MS,
+  POSTS_UPSTREAM_RATE,
   ROUTE_PARAMS,
 } from './limits.ts';
 import { FreshMemo } from './memo.ts';
-import { type CachedPosts, type ProxyRequest, type ProxyResult, proxyGet } from './proxy.ts';
+import {
+  type CachedPosts,
+  type ProxyRequest,
+  type ProxyResult,
+  proxyGet,
+  type UpstreamOutcome,
+} from './proxy.ts';
 import { CachePurged, CacheStatus, postsQuery, WordPressJson } from './schemas.ts';
+import { SingleFlight } from './single-flight.ts';
 
 const tags = ['Posts'];
 const jsonOk = (description: string) => ({
   200: { description, content: { 'application/json': { schema: WordPressJson } } },
-  ...errorResponses(400, 404, 502, 503),
+  ...errorResponses(400, 404, 429, 502, 503),
 });
 
 const proxyRoute = (
@@ -41,7 +50,10 @@ const proxyRoute = (
     description:
       'Proxied to WORDPRESS_API_URL and cached under `posts_cache:` for POSTS_CACHE_TTL_SECONDS. Only the ' +
       'listed query parameters are accepted; any other answers 400. When WordPress fails (including a 403 ' +
-      'bot challenge) an expired copy is served if one exists (`X-Cache: STALE`), else 502.',
+      'bot challenge) an expired copy is served if one exists (`X-Cache: STALE`), else 502. Requests that go ' +
+      `to WordPress (misses and \`cache=false\`; never cache hits) are limited to ${POSTS_UPSTREAM_RATE.limit} ` +
+      `per client IP per ${POSTS_UPSTREAM_RATE.windowMs / 1000} s (429 RATE_LIMITED with Retry-After); identical ` +
+      'misses in progress on one instance share one upstream request.',
     request: { query: postsQuery(names, required), ...(params ? { params } : {}) },
     responses: jsonOk('The WordPress answer'),
   });
@@ -50,6 +62,10 @@ const proxyRoute = (
 const ALLOWED = Object.fromEntries(
   Object.entries(ROUTE_PARAMS).map(([route, names]) => [route, new Set<string>(names)]),
 ) as unknown as Record<keyof typeof ROUTE_PARAMS, ReadonlySet<string>>;
+
+/** Counts a request that goes to WordPress against its client IP (the shared, database-backed limiter). */
+const upstreamRate = rateLimit({ name: 'posts-upstream', ...POSTS_UPSTREAM_RATE });
+const noNext = async () => {};
 
 const IdParam = z.object({ id: z.string().openapi({ description: 'Numeric id.', example: '42' }) });
 
@@ -105,10 +121,11 @@ const clearRoute = createRoute({
 });
 
 export function postsRoutes() {
-  // One per app: the hit/miss counts waiting to be added to the shared counters, and the
-  // one-second copy of fresh entries (see memo.ts).
+  // One per app: the hit/miss counts waiting to be added to the shared counters, the one-second
+  // copy of fresh entries (see memo.ts) and the upstream fetches in progress (see single-flight.ts).
   let counters: BufferedCounters | null = null;
   const memo = new FreshMemo<CachedPosts>(POSTS_MEMO_MS, POSTS_MEMO_MAX_ENTRIES);
+  const flights = new SingleFlight<UpstreamOutcome>();
   const countersOf = (deps: Dependencies) => {
     counters ??= new BufferedCounters(deps.db, POSTS_COUNTER_FLUSH_MS);
     return counters;
@@ -124,6 +141,8 @@ export function postsRoutes() {
         cache: deps.cache,
         counters: countersOf(deps),
         memo,
+        flights,
+        admit: () => upstreamRate(c, noNext) as Promise<void>,
         ttlSeconds: deps.config.postsCacheTtlSeconds,
         // The request's child logger is made only if a warning is logged.
         get logger() {

@@ -68,7 +68,11 @@ export const CacheStatus = z
       .number()
       .int()
       .openapi({ description: 'Requests answered from a fresh cached copy (all instances).', example: 420 }),
-    misses: z.number().int().openapi({ description: 'Requests that went to WordPress.', example: 31 }),
+    misses: z.number().int().openapi({
+      description:
+        'Requests that went to WordPress, alone or sharing a request in progress (a 429 is not one).',
+      example: 31,
+    }),
     staleServed: z
       .number()
       .int()
