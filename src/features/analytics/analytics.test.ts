@@ -154,6 +154,34 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     expect(await eventCount(server)).toBe(before);
   });
 
+  it('refuses a page that is not a path or an http(s) URL to the URL parser, storing nothing', async () => {
+    const before = await eventCount(server);
+    for (const page of [
+      // Stored whole before (host, credentials, query): the URL parser refuses the host.
+      'https://alice:secret@exa mple.com/x?email=alice@example.com',
+      // A mailto: once the parser has dropped the leading control character: the address was stored.
+      '\u0001mailto:alice@example.com',
+      'mail\tto:alice@example.com',
+    ]) {
+      const res = await track(server, JSON.stringify({ page }), { 'Content-Type': 'text/plain' });
+      expect(res.status, JSON.stringify(page)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^page: /);
+    }
+    expect(await eventCount(server)).toBe(before);
+    // Characters are code points: a title of emoji within the limit is accepted.
+    const title = '\u{1F600}'.repeat(L.titleLength);
+    const res = await track(server, JSON.stringify({ page: '/emoji-title', title }), {
+      'Content-Type': 'text/plain',
+    });
+    expect(res.status).toBe(202);
+    const row = await server.deps.db
+      .selectFrom('analytics_events')
+      .select('title')
+      .where('page', '=', '/emoji-title')
+      .executeTakeFirstOrThrow();
+    expect(row.title).toBe(title);
+  });
+
   it('looks a public IP up in the local database and never stores the IP', async () => {
     const res = await track(server, JSON.stringify({ page: '/from-us' }), {
       'Content-Type': 'text/plain',

@@ -4,9 +4,28 @@ import { wholeNumberParam } from '../../http/schemas.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 
 const P = L.properties;
-/** Event type names are printable: no control characters (U+0000–U+001F, U+007F). */
+/** Event type names are printable: no control characters (C0 U+0000–U+001F, DEL and C1 U+007F–U+009F). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
-export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
+export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+
+/**
+ * Whether `value` has more than `max` characters, counted as code points (a surrogate pair is one
+ * character), as zod's `.max()` and JSON Schema's `maxLength` count them. Only a string longer than
+ * `max` UTF-16 units needs counting.
+ */
+export function longerThan(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  let count = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    if (++count > max) return true;
+  }
+  return false;
+}
 
 /** Why a `properties` value breaks the documented bounds, or null when it fits. */
 export function propertiesProblem(value: Record<string, unknown>): string | null {
@@ -22,8 +41,8 @@ export function propertiesProblem(value: Record<string, unknown>): string | null
     for (const [key, child] of entries) {
       keys++;
       if (keys > P.keys) return `has more than ${P.keys} keys`;
-      if (key.length > P.keyLength) return `has a key longer than ${P.keyLength} characters`;
-      if (typeof child === 'string' && child.length > P.stringLength)
+      if (longerThan(key, P.keyLength)) return `has a key longer than ${P.keyLength} characters`;
+      if (typeof child === 'string' && longerThan(child, P.stringLength))
         return `has a string longer than ${P.stringLength} characters`;
       if (typeof child === 'number' && !Number.isFinite(child)) return 'has a number that is not finite';
       if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
@@ -42,15 +61,19 @@ const optionalText = (max: number, description: string, example: string) =>
     .openapi({ description, example });
 
 export const PAGE_ADDRESS_RULE = 'must be a path or an http(s) URL';
-const SCHEME_PREFIX = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+/** A page given as a path is resolved against this placeholder (track.ts takes the path from it). */
+export const PAGE_BASE = 'http://relative.invalid/';
 
 /**
  * A page is a path or an http(s) URL: `mailto:alice@example.com`, `tel:…` or `javascript:…` would
- * store what follows the scheme (an address, a number) as the page.
+ * store what follows the scheme (an address, a number) as the page, and a URL the parser refuses
+ * would be stored whole (host, credentials, query). The URL parser decides, as it does when the path
+ * is taken: it drops leading control characters and spaces and every tab and newline first, so
+ * `\u0001mailto:…` and `mail\tto:…` are mailto: too.
  */
 export function isPageAddress(value: string): boolean {
-  const scheme = SCHEME_PREFIX.exec(value.trimStart());
-  return scheme === null || /^https?:$/i.test(scheme[0]);
+  const url = URL.parse(value, PAGE_BASE);
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:');
 }
 
 const pageAddress = (description: string, example: string) =>

@@ -39,6 +39,15 @@ describe('track body rules', () => {
         'mailto:alice@example.com',
         'https://agency.example/x',
         ' javascript:alert(1)',
+        // What the URL parser strips before it reads the scheme, and a URL it refuses.
+        '\u0001mailto:alice@example.com',
+        'mail\tto:alice@example.com',
+        'https://alice:secret@exa mple.com/?e=a@b.c',
+        'a\u009b31mb',
+        // Characters are code points, as zod and JSON Schema count them: 64 emoji are 128 UTF-16 units.
+        '\u{1F600}'.repeat(L.typeLength),
+        '\u{1F600}'.repeat(L.typeLength + 1),
+        '\u{1F600}'.repeat(L.titleLength),
       ),
       fc.string({ minLength: 2040, maxLength: 2060 }),
     );
@@ -115,6 +124,15 @@ describe('track body rules', () => {
       'tel:+573000000000',
       'javascript:alert(1)',
       'data:text/html,x',
+      // The URL parser drops leading controls and spaces, and tabs and newlines anywhere, first.
+      '\u0001mailto:alice@example.com',
+      '\u0000 tel:+573000000000',
+      'mail\tto:alice@example.com',
+      'java\nscript:alert(1)',
+      // A URL the parser refuses would be stored whole: host, credentials, query and all.
+      'https://alice:secret@exa mple.com/?email=alice@example.com',
+      'http://a\u0000b/x',
+      '//alice:secret@exa mple.com/x',
     ]) {
       expect(() => validateTrack({ page }), page).toThrow(/must be a path or an http\(s\) URL/);
       expect(() => validateTrack({ url: page }), page).toThrow(/url: must be a path/);
@@ -128,6 +146,39 @@ describe('track body rules', () => {
     ]) {
       expect(validateTrack({ page }).page, page).toBe(page);
     }
+  });
+
+  it('counts characters as code points, like the documented schema (an emoji is one character)', () => {
+    const emoji = '\u{1F600}';
+    expect(validateTrack({ page: '/', type: emoji.repeat(L.typeLength) }).type).toBe(
+      emoji.repeat(L.typeLength),
+    );
+    expect(() => validateTrack({ page: '/', type: emoji.repeat(L.typeLength + 1) })).toThrow(
+      /type: must be at most/,
+    );
+    expect(validateTrack({ page: '/', title: emoji.repeat(L.titleLength) }).title).toHaveLength(
+      2 * L.titleLength,
+    );
+    expect(() => validateTrack({ page: '/', title: emoji.repeat(L.titleLength + 1) })).toThrow(/title/);
+    expect(validateTrack({ page: `/${emoji.repeat(L.pageLength - 1)}` }).page).toBeDefined();
+    expect(validateTrack({ page: '/', sessionId: emoji.repeat(L.sessionIdLength) }).sessionId).toBeDefined();
+    const s = emoji.repeat(L.properties.stringLength);
+    expect(propertiesProblem({ s })).toBeNull();
+    expect(propertiesProblem({ s: `${s}x` })).toMatch(/string longer/);
+    // A lone surrogate is one character, as zod counts it.
+    expect(validateTrack({ page: '/', type: '\ud800'.repeat(L.typeLength) }).type).toHaveLength(L.typeLength);
+  });
+
+  it('an event type is printable: C0, DEL and C1 controls are refused', () => {
+    for (const type of ['a\u0001b', 'a\u007fb', 'a\u009b31mb', 'a\u0085b']) {
+      expect(() => validateTrack({ page: '/', type }), JSON.stringify(type)).toThrow(/control characters/);
+      expect(() => validateTrackWithSchema({ page: '/', type }), JSON.stringify(type)).toThrow(
+        /control characters/,
+      );
+    }
+    expect(validateTrack({ page: '/', type: 'añadir_al_carrito \u{1F6D2}' }).type).toBe(
+      'añadir_al_carrito \u{1F6D2}',
+    );
   });
 
   it('one parse of the page gives what the two separate parses gave (path against a base, host alone)', () => {

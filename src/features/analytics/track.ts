@@ -4,8 +4,10 @@ import { describeZodError } from '../../http/openapi.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import {
   isPageAddress,
+  longerThan,
   NO_CONTROL_CHARS,
   PAGE_ADDRESS_RULE,
+  PAGE_BASE,
   propertiesProblem,
   TrackBody,
   type TrackInput,
@@ -120,7 +122,7 @@ function optionalString(body: Record<string, unknown>, key: string, max: number)
   const value = body[key];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') invalid(`${key}: must be a string`);
-  if (value.length > max) invalid(`${key}: must be at most ${max} characters`);
+  if (longerThan(value, max)) invalid(`${key}: must be at most ${max} characters`);
   const trimmed = value.trim();
   return trimmed === '' ? null : trimmed;
 }
@@ -136,7 +138,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     if (typeof body.type !== 'string') invalid('type: must be a string');
     type = body.type.trim();
     if (type === '') invalid('type: must not be empty');
-    if (type.length > L.typeLength) invalid(`type: must be at most ${L.typeLength} characters`);
+    if (longerThan(type, L.typeLength)) invalid(`type: must be at most ${L.typeLength} characters`);
     if (!NO_CONTROL_CHARS.test(type)) invalid('type: must not contain control characters');
   }
   const pageOf = (key: 'page' | 'url') => {
@@ -145,7 +147,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     if (typeof value !== 'string') invalid(`${key}: must be a string`);
     const trimmed = value.trim();
     if (trimmed === '') invalid(`${key}: must not be empty`);
-    if (trimmed.length > L.pageLength) invalid(`${key}: must be at most ${L.pageLength} characters`);
+    if (longerThan(trimmed, L.pageLength)) invalid(`${key}: must be at most ${L.pageLength} characters`);
     if (!isPageAddress(trimmed)) invalid(`${key}: ${PAGE_ADDRESS_RULE}`);
     return trimmed;
   };
@@ -178,8 +180,7 @@ export function validateTrackWithSchema(body: unknown): TrackInput {
   return parsed.data;
 }
 
-/** Paths are resolved against this placeholder; seeing its host back means the page was not a URL. */
-const RELATIVE_BASE = 'http://relative.invalid/';
+/** Paths are resolved against PAGE_BASE; seeing its host back means the page was not a URL. */
 const RELATIVE_HOST = 'relative.invalid';
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
@@ -200,7 +201,7 @@ function startsWithScheme(value: string): boolean {
 function parsePage(value: string): { path: string; host: string | null } {
   let url: URL;
   try {
-    url = new URL(value, RELATIVE_BASE);
+    url = new URL(value, PAGE_BASE);
   } catch {
     return { path: value.split(/[?#]/)[0] || '/', host: null };
   }

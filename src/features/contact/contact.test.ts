@@ -134,3 +134,40 @@ describe.each(engines)('contact on %s', (engine) => {
     }
   });
 });
+
+describe.each(engines)('the contact list past the all=true cap on %s', (engine) => {
+  let ctx: TestContext & { url: string };
+  beforeAll(async () => {
+    ctx = await startTestServer({ engine });
+  });
+  afterAll(() => ctx.close());
+
+  it(`pages of ${L.list.allCap}: the pagination tells the truth and page 2 reaches the rest`, async () => {
+    const total = L.list.allCap + 3;
+    const rows = Array.from({ length: total }, (_, i) => ({
+      id: `contact_${String(i).padStart(6, '0')}`,
+      name: 'N',
+      email: 'n@example.com',
+      subject: `s${i}`,
+      message: 'm',
+      created_at: 1_700_000_000_000 + i,
+    }));
+    for (let i = 0; i < rows.length; i += 1000) {
+      await ctx.deps.db
+        .insertInto('contact_submissions')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+    }
+    type List = {
+      submissions: { subject: string }[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    };
+    const first = (await (await fetch(`${ctx.url}/api/contact?all=true`)).json()) as List;
+    expect(first.submissions).toHaveLength(L.list.allCap);
+    expect(first.submissions[0]?.subject).toBe(`s${total - 1}`);
+    expect(first.pagination).toEqual({ page: 1, limit: L.list.allCap, total, totalPages: 2 });
+    const second = (await (await fetch(`${ctx.url}/api/contact?all=true&page=2`)).json()) as List;
+    expect(second.submissions.map((s) => s.subject)).toEqual(['s2', 's1', 's0']);
+    expect(second.pagination).toEqual({ page: 2, limit: L.list.allCap, total, totalPages: 2 });
+  });
+});

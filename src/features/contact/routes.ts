@@ -28,7 +28,7 @@ const listRoute = createRoute({
   path: '/api/contact',
   tags: ['Contact'],
   summary: 'List contact submissions, newest first',
-  description: 'Paginated with `page` and `limit`, or every submission with `?all=true`.',
+  description: `Paginated with \`page\` and \`limit\`, or every submission with \`?all=true\` (pages of ${L.list.allCap}: past that, \`page=2\`…).`,
   request: { query: ContactListQuery },
   responses: {
     200: { description: 'Submissions', content: { 'application/json': { schema: ContactList } } },
@@ -56,20 +56,15 @@ export function contactRoutes() {
     })
     .openapi(listRoute, async (c) => {
       const query = c.req.valid('query');
-      const all = query.all === 'true';
-      const limit = all ? L.list.allCap : query.limit;
-      const page = all ? 1 : query.page;
+      // all=true: pages as large as the cap, so past the cap `page` still reaches every submission.
+      const limit = query.all === 'true' ? L.list.allCap : query.limit;
+      const { page } = query;
       const { rows, total } = await listContacts(c.env.deps.db, (page - 1) * limit, limit);
       return c.json(
         {
           success: true as const,
           submissions: rows.map(contactView),
-          pagination: {
-            page,
-            limit: all ? rows.length : limit,
-            total,
-            totalPages: all ? 1 : Math.ceil(total / limit),
-          },
+          pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
         },
         200,
       );

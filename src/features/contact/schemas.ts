@@ -48,7 +48,7 @@ export const ContactListQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .openapi({
-      description: `\`true\`: every submission, newest first (at most ${L.list.allCap}); page and limit ignored.`,
+      description: `\`true\`: every submission, newest first, in pages of ${L.list.allCap} (\`limit\` ignored; \`page\` reaches past the first ${L.list.allCap}).`,
     }),
 });
 
