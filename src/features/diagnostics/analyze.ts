@@ -6,7 +6,7 @@ import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integratio
 import type { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
 import { DIAGNOSTIC_LIMITS } from './limits.ts';
-import { type CachedDiagnostic, diagnosticsQueue } from './queue.ts';
+import { type CachedDiagnostic, diagnosticsQueue, refusalOf } from './queue.ts';
 
 export interface DiagnosticsContext {
   engine: PageSpeedEngine | null;
@@ -38,7 +38,8 @@ export async function requestDiagnostic(
   let url: string;
   try {
     // The static SSRF rules here (no private literals, ports 80/443, no credentials); the engine that
-    // fetches the page itself (local Lighthouse) also resolves and checks the name before it runs.
+    // fetches the page itself (local Lighthouse) also resolves and checks the name, and every redirect,
+    // and a refusal there is answered 400 too (see waitForJob).
     url = ctx.safeFetch.checkStatic(normalizeUrl(rawUrl)).url.href;
   } catch (error) {
     if (error instanceof SafeFetchError) {
@@ -87,6 +88,8 @@ async function waitForJob(ctx: DiagnosticsContext, id: string, signal?: AbortSig
     if (!job) throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The analysis was cancelled; please try again.');
     if (job.status === 'completed') return;
     if (job.status === 'dead') {
+      const refusal = refusalOf(job.last_error);
+      if (refusal !== null) throw new ApiError('VALIDATION_ERROR', refusal);
       throw new ApiError('EXTERNAL_SERVICE_ERROR', job.last_error ?? 'The analysis failed.');
     }
     if (signal?.aborted) throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The request was cancelled.');

@@ -21,6 +21,18 @@ export interface CachedDiagnostic {
   analyzedAt: string;
 }
 
+/**
+ * A dead job's `last_error` is all its waiting requests read, so a run the SSRF rules refused (the
+ * page's name resolves to, or it redirects to, a non-public address) is marked there; `refusalOf`
+ * reads the mark back, and the request answers 400 rather than 502.
+ */
+const REFUSED_MARK = '[refused] ';
+
+/** The visitor's message when a dead job was an SSRF refusal, else null (an upstream failure). */
+export function refusalOf(lastError: string | null): string | null {
+  return lastError?.startsWith(REFUSED_MARK) ? lastError.slice(REFUSED_MARK.length) : null;
+}
+
 export function diagnosticsQueue(jobs: JobQueue) {
   return namedQueue<DiagnosticJob>(jobs, { name: DIAGNOSTICS_QUEUE, maxAttempts: 1 });
 }
@@ -53,7 +65,7 @@ export function registerDiagnosticsQueue(
         if (error instanceof PageSpeedError) {
           if (error.detail)
             deps.logger.warn({ detail: error.detail, engine: deps.engine.name }, 'analysis failed');
-          throw new PermanentJobError(error.message);
+          throw new PermanentJobError(error.refused ? `${REFUSED_MARK}${error.message}` : error.message);
         }
         deps.logger.error({ err: error, engine: deps.engine.name }, 'diagnostic run failed');
         throw new PermanentJobError('The analysis failed.');

@@ -17,7 +17,8 @@ const analyzeRoute = createRoute({
   description:
     'Runs PageSpeed Insights v5 when PAGESPEED_API_KEY is set, otherwise local Lighthouse on Chromium (one run ' +
     'at a time per instance, through the durable queue). The URL is normalised and checked against the SSRF ' +
-    'rules before anything runs (400 when refused). Results are cached 24 hours per normalised URL and strategy; ' +
+    'rules before anything runs (400 when refused); with local Lighthouse, a name that resolves to a non-public ' +
+    'address, or a redirect to one, is refused with the same 400. Results are cached 24 hours per normalised URL and strategy; ' +
     'identical requests, on any instance, share one run. A request waits at most ' +
     `${DIAGNOSTIC_LIMITS.waitTimeoutMs / 1000} s; a failed or overlong run answers 502, no engine 503.`,
   middleware: [

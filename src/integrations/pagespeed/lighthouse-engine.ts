@@ -54,8 +54,10 @@ export class LocalLighthouseEngine implements PageSpeedEngine {
       await this.#safeFetch.check(url, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : 'The URL cannot be analysed.';
+      const refused = error instanceof SafeFetchError && error.isPolicy;
       throw new PageSpeedError(message, {
-        permanent: !(error instanceof SafeFetchError) || error.isPolicy,
+        permanent: !(error instanceof SafeFetchError) || refused,
+        refused,
         cause: error,
       });
     }
@@ -92,13 +94,23 @@ export class LocalLighthouseEngine implements PageSpeedEngine {
     killGroup();
 
     const line = output.trim().split('\n').at(-1) ?? '';
-    let parsed: { ok?: boolean; report?: DiagnosticReport; error?: string; permanent?: boolean } | null =
-      null;
+    let parsed: {
+      ok?: boolean;
+      report?: DiagnosticReport;
+      error?: string;
+      permanent?: boolean;
+      refused?: boolean;
+    } | null = null;
     try {
       parsed = JSON.parse(line);
     } catch {}
     if (parsed?.ok && parsed.report) return parsed.report;
-    if (parsed?.error) throw new PageSpeedError(parsed.error, { permanent: parsed.permanent ?? false });
+    if (parsed?.error) {
+      throw new PageSpeedError(parsed.error, {
+        permanent: parsed.permanent ?? false,
+        refused: parsed.refused === true,
+      });
+    }
     throw new PageSpeedError(
       code === null
         ? `The analysis did not finish within ${Math.round(this.#timeoutMs / 1000)} s.`

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SafeFetcher } from '../safe-fetch/safe-fetch.ts';
-import { startCheckingProxy } from './browser-proxy.ts';
+import { documentRefusal, startCheckingProxy } from './browser-proxy.ts';
 import { fromLighthouseResult, type LighthouseResult } from './normalize.ts';
 import type { Strategy } from './report.ts';
 
@@ -105,6 +105,9 @@ try {
   const lhr = result?.lhr as LighthouseResult | undefined;
   if (!lhr) finish({ ok: false, error: 'Lighthouse returned no result.' }, 1);
   if (lhr.runtimeError?.code && lhr.runtimeError.code !== 'NO_ERROR') {
+    // The page (or a redirect of it) was refused by the SSRF rules: the visitor's URL is at fault.
+    const refusal = documentRefusal(result?.artifacts.DevtoolsLogError ?? [], proxy.blocked);
+    if (refusal) finish({ ok: false, permanent: true, refused: true, error: refusal }, 1);
     finish(
       { ok: false, permanent: true, error: `Lighthouse could not load the page (${lhr.runtimeError.code}).` },
       1,

@@ -78,11 +78,20 @@ export interface PageSpeedEngine {
 export class PageSpeedError extends Error {
   override name = 'PageSpeedError';
   readonly permanent: boolean;
+  /**
+   * True when the SSRF rules refused the page (its name resolves to a non-public address, or it
+   * redirects to one): the visitor's URL is not acceptable (400), not an upstream failure (502).
+   */
+  readonly refused: boolean;
   /** What the service said, for the operator's log: `message` is what the visitor is told. */
   readonly detail: string | null;
-  constructor(message: string, options: { permanent?: boolean; cause?: unknown; detail?: string } = {}) {
+  constructor(
+    message: string,
+    options: { permanent?: boolean; refused?: boolean; cause?: unknown; detail?: string } = {},
+  ) {
     super(message, { cause: options.cause });
     this.permanent = options.permanent ?? false;
+    this.refused = options.refused ?? false;
     this.detail = options.detail ?? null;
   }
 }
