@@ -96,7 +96,12 @@ export function createApp(deps: Dependencies) {
 
   const allowedOrigins = new Set(deps.config.corsOrigins);
   app.options('*', (c) => answerPreflight(c, { allowedOrigins, routes }));
-  app.on(BODY_METHODS, ['*'], bodyLimiter({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) }));
+  // Only a body some route will read is limited: an unknown path stays 404 and a wrong method 405
+  // (with `Allow`), whatever the size of the body sent with them.
+  const limitBody = bodyLimiter({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) });
+  app.on(BODY_METHODS, ['*'], (c, next) =>
+    routes().routeOf(c.req.method, c.req.path) === null ? next() : limitBody(c, next),
+  );
 
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());

@@ -46,6 +46,17 @@ describe('placeholders', () => {
     '<signal>',
     '[item]',
     '{placeholder}',
+    // The Spanish variants of "TBD", "TBC", "N/A", "undefined", "null", "no details".
+    'A definir',
+    'Sin definir',
+    'Por confirmar',
+    'No aplicable',
+    'Indefinido',
+    'No definido',
+    'Nulo',
+    'Sin detalles',
+    'No hay información',
+    'Ninguno especificado',
   ])('%s is a placeholder', (text) => {
     expect(isPlaceholder(text)).toBe(true);
   });
@@ -69,6 +80,20 @@ describe('text cleaning', () => {
     expect(cleanText(42, 10)).toBeNull();
     expect(cleanText({ a: 1 }, 10)).toBeNull();
     expect(cleanText('N/A', 10)).toBeNull();
+  });
+
+  it('never answers half of an astral character: cuts keep emoji whole, lone surrogates become U+FFFD', () => {
+    const emoji = '😀'.repeat(600);
+    for (const max of [AI_LIMITS.refineSummaryMax, AI_LIMITS.signalMax, AI_LIMITS.sectionItemMax, 7, 8]) {
+      const cut = cleanText(emoji, max)!;
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut.isWellFormed()).toBe(true);
+      expect(cleanText(`a${emoji}`, max)!.isWellFormed()).toBe(true);
+    }
+    expect(cleanText('a\ud800b \udfff c', 100)).toBe('a\ufffdb \ufffd c');
+    // The cut that bounds the work on hostile input keeps emoji whole too.
+    // (100 → a bound of 1400 units, which falls inside the second emoji: markup leaves "ab" and one and a half.)
+    expect(cleanText(`${'<b>'.repeat(465)}ab${'😀'.repeat(10)}`, 100)).toBe('ab😀');
   });
 
   it('lists drop non-strings, placeholders and duplicates, and cap count and length', () => {

@@ -1,4 +1,4 @@
-import { isPlaceholder, truncate } from '../../integrations/llm/offline/text.ts';
+import { isPlaceholder, sliceWhole, truncate } from '../../integrations/llm/offline/text.ts';
 
 export { isPlaceholder };
 
@@ -61,11 +61,15 @@ export function normalizeLocale(locale: string | undefined | null): Language {
   return typeof locale === 'string' && /^es(?:$|[-_])/i.test(locale.trim()) ? 'es' : 'en';
 }
 
-/** A model string made safe: text only (markup removed), one line, trimmed, cut to `max`; or null. */
+/**
+ * A model string made safe: well-formed text only (a lone surrogate, which a model can write as a
+ * `\ud800` escape, becomes U+FFFD; markup removed), one line, trimmed, cut to `max`; or null.
+ */
 export function cleanText(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null;
-  const text = value
-    .slice(0, max * 4 + 1000) // bound the work on hostile input before the regular expressions run
+  // The cut bounds the work on hostile input before the regular expressions run.
+  const text = sliceWhole(value, max * 4 + 1000)
+    .toWellFormed()
     .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
     .replace(/<\/?[a-z][^>]*>/gi, ' ')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point

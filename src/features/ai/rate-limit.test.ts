@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestContext } from '../../testing/test-app.ts';
 import { AI_RATE } from './limits.ts';
+import { AiErrorSchema } from './schemas.ts';
 
 const LIMIT = 2;
 let ctx: TestContext & { url: string };
@@ -26,7 +27,10 @@ describe('AI routes: per-IP rate limits across the shared database', () => {
       expect(limited.status).toBe(429);
       expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(limited.headers.get('cache-control')).toBe('no-store');
-      expect(await limited.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } });
+      const body = await limited.json();
+      expect(body).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } });
+      // The OpenAPI document describes the 429 with this schema: it must accept what is sent.
+      expect(AiErrorSchema.safeParse(body).success).toBe(true);
       // Another client is not affected.
       expect((await post(path, '198.51.100.99')).status).toBe(200);
     },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlSearchIndex } from '../../search/sql-search-index.ts';
 import { completion, startLlmStandIn } from '../../testing/llm-stand-in.ts';
 import { type StandIn, sendJson } from '../../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
@@ -232,12 +233,74 @@ describe('request validation (400 invalid_request)', () => {
     await expectAiError(res, 400, 'invalid_request');
   });
 
+  it('a body over the size limit does not hide a wrong method (405 with Allow) or an unknown path (404)', async () => {
+    const big = JSON.stringify({ message: 'x', pad: 'y'.repeat(2 * 1024 * 1024) });
+    const send = (path: string, method: string) =>
+      offline.app.request(path, { method, headers: { 'content-type': 'application/json' }, body: big });
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const res = await send('/api/ai/refine', method);
+      await expectAiError(res, 405, 'method_not_allowed');
+      expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    }
+    const search = await send('/api/ai/search-test', 'POST');
+    await expectAiError(search, 405, 'method_not_allowed');
+    expect(search.headers.get('allow')).toBe('GET, OPTIONS');
+    await expectAiError(await send('/api/ai/nope', 'POST'), 404, 'not_found');
+    // The routes themselves still refuse it.
+    await expectAiError(await send('/api/ai/recommend-plan', 'POST'), 400, 'invalid_request');
+  });
+
   it.each([
     ['missing q', '/api/ai/search-test'],
     ['empty q', '/api/ai/search-test?q='],
     ['blank q', '/api/ai/search-test?q=%20%20'],
   ])('search-test: %s', async (_label, path) => {
     await expectAiError(await offline.app.request(path), 400, 'invalid_request');
+  });
+});
+
+describe('answers are well-formed text: a cut never splits an emoji in two', () => {
+  const wellFormed = async (res: Response) => {
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i);
+    return JSON.parse(text);
+  };
+
+  it.each([
+    ['only emoji', '😀'.repeat(1000)],
+    ['a letter and an emoji', 'a😀'.repeat(666)],
+  ])('recommend-plan and refine restate a message of %s', async (_label, message) => {
+    for (const path of ['/api/ai/recommend-plan', '/api/ai/refine']) {
+      for (const locale of ['en', 'es']) await wellFormed(await post(offline, path, { message, locale }));
+    }
+  });
+
+  it(`search-test cuts q to ${AI_LIMITS.queryMax} and each result text to ${AI_LIMITS.searchTextMax} without splitting an emoji`, async () => {
+    const q = `${'a'.repeat(AI_LIMITS.queryMax - 1)}😀`;
+    const probe = await wellFormed(
+      await offline.app.request(`/api/ai/search-test?q=${encodeURIComponent(q)}`),
+    );
+    expect(probe.query).toBe('a'.repeat(AI_LIMITS.queryMax - 1));
+
+    // An emoji whose first half is the last unit the cut keeps.
+    const text = `zebraquagga ${'w'.repeat(AI_LIMITS.searchTextMax - 13)}😀 tail`;
+    expect(text.charCodeAt(AI_LIMITS.searchTextMax - 1)).toBe(0xd83d);
+    const index = offline.deps.search as SqlSearchIndex;
+    await index.replaceDocument({
+      key: 'emoji-cut',
+      url: null,
+      source: 'emoji',
+      title: null,
+      chunks: [text],
+    });
+    try {
+      const body = await wellFormed(await offline.app.request('/api/ai/search-test?q=zebraquagga'));
+      expect(body.count).toBe(1);
+      expect(body.results[0].text).toBe(text.slice(0, AI_LIMITS.searchTextMax - 1));
+    } finally {
+      await index.removeDocument('emoji-cut');
+    }
   });
 });
 
@@ -484,6 +547,46 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
       audience: 'b2b',
       style: null,
     });
+  });
+
+  it('keeps model text well-formed: emoji are never cut in half, lone surrogates become U+FFFD', async () => {
+    const emoji = '😀'.repeat(700);
+    reply = () =>
+      JSON.stringify({
+        ...goodRecommendation,
+        summary: `a${emoji}`,
+        rationale: { summary: `b${emoji}`, signals: [`c${emoji}`, 'lone \ud800 half', 'other \udfff half'] },
+        sections: [{ key: 'service', items: [`d${emoji}`] }],
+        suggestions: [`e${emoji}`],
+      });
+    for (const path of ['/api/ai/recommend-plan', '/api/ai/refine']) {
+      const res = await post(t, path, { message: 'We need a new website for our dental clinic' });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i);
+      const body = JSON.parse(text);
+      if (path.endsWith('recommend-plan')) {
+        const parsed = RecommendResponseSchema.parse(body);
+        expect(parsed.rationale.signals).toContain('lone \ufffd half');
+      } else RefineResponseSchema.parse(body);
+    }
+  });
+
+  it('strips the Spanish placeholder variants a model writes', async () => {
+    reply = () =>
+      JSON.stringify({
+        summary: 'Un sitio web para la clínica.',
+        sections: [
+          { key: 'goal', items: ['A definir', 'Sin definir', 'Por confirmar', 'No aplicable', 'Indefinido'] },
+          { key: 'style', items: ['Nulo', 'Sin detalles', 'moderno'] },
+        ],
+        suggestions: ['No hay información', '¿Cuál es el presupuesto?'],
+        fields: {},
+      });
+    const res = await post(t, '/api/ai/refine', { message: 'Una web para la clínica', locale: 'es' });
+    const body = RefineResponseSchema.parse(await res.json());
+    expect(body.sections).toEqual([{ key: 'style', items: ['moderno'] }]);
+    expect(body.suggestions).toEqual(['¿Cuál es el presupuesto?']);
   });
 
   it('502 ai_request_failed when the model answers HTTP 500 twice', async () => {

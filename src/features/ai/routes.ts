@@ -9,6 +9,7 @@ import { ApiError, type ErrorCode } from '../../http/errors.ts';
 import { describeIssue } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
+import { sliceWhole } from '../../integrations/llm/offline/text.ts';
 import { AI_LIMITS, AI_RATE } from './limits.ts';
 import {
   AiErrorSchema,
@@ -174,7 +175,7 @@ export function aiRoutes() {
       return c.json(result, 200);
     })
     .openapi(searchRoute, async (c) => {
-      const query = (c.req.valid('query').q ?? '').trim().slice(0, AI_LIMITS.queryMax).trim();
+      const query = sliceWhole((c.req.valid('query').q ?? '').trim(), AI_LIMITS.queryMax).trim();
       if (query === '') throw new ApiError('VALIDATION_ERROR', 'q is required and must not be empty.');
       return c.json(await searchTest(query, c.env.deps.search), 200);
     });

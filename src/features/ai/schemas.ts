@@ -191,6 +191,7 @@ export const AiErrorSchema = z
         'method_not_allowed',
         'not_found',
         'ai_request_failed',
+        'rate_limited',
         'internal_error',
       ]),
       message: z.string(),

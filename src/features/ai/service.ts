@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
 import type { offlineRecommend } from '../../integrations/llm/offline/engine.ts';
 import { offlineEngine } from '../../integrations/llm/offline/load.ts';
+import { sliceWhole } from '../../integrations/llm/offline/text.ts';
 import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { AI_LIMITS } from './limits.ts';
@@ -109,7 +110,7 @@ export async function searchTest(query: string, search: SearchIndex): Promise<Se
   const hits = await search.search(query, { limit: AI_LIMITS.searchResults });
   const results = hits.map((hit) => ({
     source: hit.source,
-    text: hit.text.length > AI_LIMITS.searchTextMax ? hit.text.slice(0, AI_LIMITS.searchTextMax) : hit.text,
+    text: sliceWhole(hit.text, AI_LIMITS.searchTextMax).toWellFormed(),
     score: hit.score,
   }));
   return { query, count: results.length, results };

@@ -1,5 +1,5 @@
 import { type Analysis, analyze, type Hit } from './analyze.ts';
-import { fold, isPlaceholder, trimLeadIn } from './text.ts';
+import { fold, isPlaceholder, sliceWhole, trimLeadIn } from './text.ts';
 import type {
   Confidence,
   Industry,
@@ -255,7 +255,7 @@ function requestSummary(a: Analysis, language: Language): string {
   if (a.service) return t.summary(t.service[a.service], industry);
   if (a.path === 'Custom') return t.summary(t.customSoftware, industry);
   const first = a.fragments[0] ? trimLeadIn(a.fragments[0].text) : a.message;
-  return t.summaryQuote(first.length > 120 ? `${first.slice(0, 119)}…` : first);
+  return t.summaryQuote(first.length > 120 ? `${sliceWhole(first, 119)}…` : first);
 }
 
 function rationale(a: Analysis, language: Language, needs: string[]): string {

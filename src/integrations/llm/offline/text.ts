@@ -95,10 +95,21 @@ export function trimLeadIn(text: string): string {
   return trimmed.length > 1 ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : text;
 }
 
+/**
+ * The first `max` UTF-16 units of `text`, one fewer when the cut would split an astral character
+ * (an emoji) in two: half of one is a lone surrogate, which is not text and which strict JSON
+ * readers refuse.
+ */
+export function sliceWhole(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
 /** Cuts `text` to at most `max` characters, at a word boundary when one is near, with an ellipsis. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
+  const cut = sliceWhole(text, max - 1);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
@@ -114,7 +125,7 @@ export function negatedAt(folded: string, index: number): boolean {
 const PLACEHOLDER = new RegExp(
   `^(?:${[
     'none|none mentioned|none specified|none provided|nothing|nothing mentioned|no|nil|null|undefined|unknown|n ?a|na|tbd|tbc|to be determined|to be confirmed|not specified|not mentioned|not provided|not applicable|not available|not stated|no information|no info|no details|unspecified|pending|todo|placeholder|example|sample|string|text|lorem ipsum.*|x+|etc',
-    'ninguno|ninguna|ningun|ninguno mencionado|ninguna mencionada|nada|nada mencionado|no aplica|no disponible|no especificado|no especificada|no mencionado|no mencionada|no indicado|no proporcionado|sin informacion|sin datos|sin especificar|desconocido|desconocida|por definir|por determinar|pendiente|n d|nd|ejemplo|texto',
+    'ninguno|ninguna|ningun|ninguno mencionado|ninguna mencionada|ninguno especificado|ninguna especificada|nada|nada mencionado|no aplica|no aplicable|no disponible|no especificado|no especificada|no mencionado|no mencionada|no se menciona|no se especifica|no indicado|no indicada|no proporcionado|no proporcionada|no definido|no definida|sin definir|indefinido|indefinida|nulo|sin informacion|no hay informacion|sin datos|no hay datos|sin detalles|sin especificar|desconocido|desconocida|por definir|a definir|por determinar|a determinar|por confirmar|a confirmar|por concretar|pendiente|n d|nd|ejemplo|texto',
   ].join('|')})$`,
 );
 
