@@ -14,6 +14,8 @@ export interface Block {
 
 export const CHUNK_WORDS = 220;
 export const CHUNK_OVERLAP_WORDS = 40;
+/** A run of text without whitespace longer than this is not one word (see `words`). */
+export const LONG_WORD_CHARS = 200;
 
 /** Markdown to blocks: front-matter title, `#` headings, paragraphs and list items, markup removed. */
 export function parseMarkdown(source: string): ParsedDocument {
@@ -126,7 +128,7 @@ export function chunkDocument(
       bodyHeading = headings.filter(Boolean).join(' › ');
       continue;
     }
-    const words = block.text.split(/\s+/).filter(Boolean);
+    const words = wordsOf(block.text);
     if (body.length > 0 && body.length + words.length > maxWords) {
       const tail = body.slice(-overlap);
       emit();
@@ -137,4 +139,26 @@ export function chunkDocument(
   emit();
   if (chunks.length === 0 && bodyHeading) chunks.push(bodyHeading);
   return chunks;
+}
+
+const LONG_WORD_PARTS = new RegExp(`[\\s\\S]{1,${LONG_WORD_CHARS}}`, 'gu'); // code points: no half emoji
+
+/**
+ * The words of a block, split at whitespace. A run without whitespace longer than LONG_WORD_CHARS
+ * (minified code, a CSV or JSON line, base64) is cut after each punctuation mark, and any piece still
+ * that long every LONG_WORD_CHARS characters: otherwise a 2 MB CSV line was one 2 MB chunk, which the
+ * index reads as hundreds of thousands of words (PostgreSQL refuses a tsvector over 1 MB).
+ */
+function wordsOf(text: string): string[] {
+  const words: string[] = [];
+  for (const word of text.split(/\s+/)) {
+    if (word.length <= LONG_WORD_CHARS) {
+      if (word) words.push(word);
+      continue;
+    }
+    for (const piece of word.split(/(?<=[^\p{L}\p{N}\p{M}])(?=[\p{L}\p{N}])/u)) {
+      for (const part of piece.match(LONG_WORD_PARTS) ?? []) words.push(part);
+    }
+  }
+  return words;
 }

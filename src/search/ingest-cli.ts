@@ -2,7 +2,7 @@
  * `npm run ingest -- <folder | sitemap URL | page URL | wordpress>`: fills the search index of the
  * configured database (DATABASE_URL, `.env` read too). Idempotent: a document ingested again
  * replaces its chunks, an unchanged one is skipped. Nothing else ever fills the index.
- * `npm run ingest -- --remove <folder | page URL | wordpress>` takes such documents out again.
+ * `npm run ingest -- --remove <folder | page or sitemap URL | wordpress>` takes such documents out again.
  */
 import cliProgress from 'cli-progress';
 import { loadConfigOrExit } from '../config.ts';
@@ -15,7 +15,7 @@ const removing = process.argv[2] === '--remove';
 const target = process.argv[removing ? 3 : 2];
 if (!target || target === '--help' || target === '-h') {
   console.error('usage: npm run ingest -- <folder of .md/.html | sitemap or page URL | wordpress>');
-  console.error('       npm run ingest -- --remove <folder or file | page URL | wordpress>');
+  console.error('       npm run ingest -- --remove <folder or file | page or sitemap URL | wordpress>');
   process.exit(target ? 0 : 2);
 }
 

@@ -30,7 +30,7 @@ export interface IngestReport {
   added: number;
   updated: number;
   unchanged: number;
-  /** Documents of the folder or WordPress site ingested before that are gone from it now. */
+  /** Documents of the folder, sitemap or WordPress site ingested before that are gone from it now. */
   removed: number;
   failed: { location: string; reason: string }[];
 }
@@ -117,13 +117,16 @@ async function ingestFolder(
 }
 
 /**
- * Takes out of the index what `ingest(target)` put in: a page URL's document, a folder's files (or
- * one file; the path need not exist any more) or the WordPress posts. A sitemap's pages go one page
- * URL at a time. Returns how many documents went.
+ * Takes out of the index what `ingest(target)` put in: a page URL's document, the pages a sitemap
+ * listed (those no other target listed too), a folder's files (or one file; the path need not exist
+ * any more) or the WordPress posts. Returns how many documents went.
  */
 export async function removeFromIndex(index: SqlSearchIndex, target: string): Promise<number> {
   if (target === 'wordpress' || target === 'wp') return removeUnseen(index, 'wp:', new Set());
-  if (/^https?:\/\//i.test(target)) return (await index.removeDocument(target)) ? 1 : 0;
+  if (/^https?:\/\//i.test(target)) {
+    const page = (await index.removeDocument(target)) ? 1 : 0;
+    return page + (await releaseUnseen(index, target, new Set()));
+  }
   const path = resolve(target).split('\\').join('/');
   const file = (await index.removeDocument(`file:${path}`)) ? 1 : 0;
   return file + (await removeUnseen(index, `file:${path}/`, new Set()));
@@ -134,6 +137,35 @@ async function removeUnseen(index: SqlSearchIndex, prefix: string, seen: Set<str
   let removed = 0;
   for (const key of await index.documentKeys(prefix)) {
     if (!seen.has(key) && (await index.removeDocument(key))) removed++;
+  }
+  return removed;
+}
+
+/**
+ * A document keyed by its URL records in its `source` the targets (sitemap or page URLs, sorted, one
+ * a line) that listed it, so a sitemap ingested again removes only the pages that it alone listed:
+ * never one that another sitemap, or the page's own URL given as a target, still vouches for.
+ */
+function ownersOf(source: string | null | undefined): string[] {
+  return source ? source.split('\n') : [];
+}
+
+function withOwner(source: string | null | undefined, owner: string): string {
+  return [...new Set([...ownersOf(source), owner])].sort().join('\n');
+}
+
+/**
+ * Releases `owner`'s claim on the URL documents it listed before and did not list now (none are in
+ * `seen`): a document no target claims any more is removed. Returns how many documents went.
+ */
+async function releaseUnseen(index: SqlSearchIndex, owner: string, seen: Set<string>): Promise<number> {
+  let removed = 0;
+  for (const [key, source] of await index.urlDocumentSources()) {
+    const owners = ownersOf(source);
+    if (seen.has(key) || !owners.includes(owner)) continue;
+    const others = owners.filter((o) => o !== owner);
+    if (others.length > 0) await index.setDocumentSource(key, others.join('\n'));
+    else if (await index.removeDocument(key)) removed++;
   }
   return removed;
 }
@@ -159,47 +191,68 @@ async function ingestUrl(
   max: number,
 ) {
   const first = await fetcher.markup(url);
-  const pages = /<(urlset|sitemapindex)[\s>]/i.test(first)
+  const listing = /<(urlset|sitemapindex)[\s>]/i.test(first)
     ? await sitemapPages(first, fetcher, max, report.failed)
     : null;
-  if (!pages) {
+  const sources = await index.urlDocumentSources();
+  if (!listing) {
     progress.start(1);
-    count(await index.replaceDocument(toDocument(url, url, null, parseHtml(first))));
+    count(
+      await index.replaceDocument(toDocument(url, url, withOwner(sources.get(url), url), parseHtml(first))),
+    );
     progress.tick(url);
     return;
   }
+  const { pages, complete } = listing;
   progress.start(pages.length);
   for (const page of pages) {
     try {
-      count(await index.replaceDocument(toDocument(page, page, null, parseHtml(await fetcher.markup(page)))));
+      const parsed = parseHtml(await fetcher.markup(page));
+      count(await index.replaceDocument(toDocument(page, page, withOwner(sources.get(page), url), parsed)));
     } catch (error) {
+      // A listed page that fails this time (timeout, 5xx, 404 on a stale sitemap) keeps its indexed copy.
       report.failed.push({ location: page, reason: reason(error) });
     }
     progress.tick(page);
   }
+  // The sitemap is the truth for the pages it listed before: those it no longer lists go, but only
+  // after a complete, non-empty listing (no child sitemap failed, nothing cut by maxDocuments).
+  if (complete && pages.length > 0) report.removed += await releaseUnseen(index, url, new Set(pages));
 }
 
-/** The page URLs of a sitemap, following a sitemap index one level down. */
+/**
+ * The page URLs of a sitemap, following a sitemap index one level down. `complete` is false when a
+ * child sitemap failed or the pages were cut at `max`: the listing then proves nothing about the
+ * pages it does not hold.
+ */
 async function sitemapPages(
   xml: string,
   fetcher: Fetcher,
   max: number,
   failed: IngestReport['failed'],
-): Promise<string[]> {
+): Promise<{ pages: string[]; complete: boolean }> {
   const $ = cheerio.load(xml, { xml: true });
   const pages = $('url > loc')
     .map((_, el) => $(el).text().trim())
     .get();
+  let complete = true;
   for (const nested of $('sitemap > loc')
     .map((_, el) => $(el).text().trim())
     .get()) {
-    if (pages.length >= max) break;
+    if (pages.length >= max) {
+      complete = false;
+      break;
+    }
     let inner: ReturnType<typeof cheerio.load>;
     try {
-      inner = cheerio.load(await fetcher.markup(nested), { xml: true });
+      const text = await fetcher.markup(nested);
+      // An error page answered with 200 (or an index inside the index) lists no page: not "no pages".
+      if (!/<urlset[\s>]/i.test(text)) throw new Error(`${nested} is not a sitemap of pages (no <urlset>).`);
+      inner = cheerio.load(text, { xml: true });
     } catch (error) {
       // One broken child sitemap is reported; the others' pages are still ingested.
       failed.push({ location: nested, reason: reason(error) });
+      complete = false;
       continue;
     }
     for (const loc of inner('url > loc')
@@ -208,7 +261,8 @@ async function sitemapPages(
       pages.push(loc);
     }
   }
-  return [...new Set(pages.filter((p) => /^https?:\/\//i.test(p)))].slice(0, max);
+  const unique = [...new Set(pages.filter((p) => /^https?:\/\//i.test(p)))];
+  return { pages: unique.slice(0, max), complete: complete && unique.length <= max };
 }
 
 interface WordPressPost {
@@ -229,6 +283,7 @@ async function ingestWordPress(
 ) {
   const base = apiUrl.replace(/\/+$/, '');
   let totalPages = 1;
+  let pagesDeclared = false;
   let done = 0;
   let complete = true;
   const seen = new Set<string>();
@@ -240,6 +295,7 @@ async function ingestWordPress(
     const url = `${base}/posts?per_page=${WORDPRESS_PAGE_SIZE}&page=${page}&_fields=id,link,title,content`;
     const { bytes, headers } = await fetcher.read(url, MAX_WORDPRESS_PAGE_BYTES);
     if (page === 1) {
+      pagesDeclared = headers.has('x-wp-totalpages');
       totalPages = Number(headers.get('x-wp-totalpages') ?? 1) || 1;
       progress.start(Number(headers.get('x-wp-total') ?? 0) || WORDPRESS_PAGE_SIZE);
     }
@@ -268,7 +324,14 @@ async function ingestWordPress(
       done++;
       progress.tick(location);
     }
-    if (posts.length === 0) break;
+    if (posts.length === 0) {
+      // None at all, or fewer than the site declared: an error page or a plugin hiding the posts looks
+      // the same, so nothing is removed (`--remove wordpress` empties the index of them on purpose).
+      complete = false;
+      break;
+    }
+    // Without X-WP-TotalPages (a proxy dropped it) a full first page may not be the last one.
+    if (!pagesDeclared && posts.length >= WORDPRESS_PAGE_SIZE) complete = false;
   }
   // Every post was listed: posts deleted or unpublished since the last run go from the index.
   if (complete) report.removed += await removeUnseen(index, 'wp:', seen);

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../testing/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
@@ -124,6 +126,116 @@ describe.each(await testEngines())('search index on %s', (engine) => {
     const plain = await index.search('auditoria de codigo');
     expect(accented.map((h) => h.text)).toEqual(plain.map((h) => h.text));
     expect(accented[0]?.source).toBe('technical-review.md');
+  });
+
+  it('folds decomposed accents (n + U+0303, as macOS writes ñ) and ligatures like precomposed letters', async () => {
+    const decomposed = 'Pingu\u0308ino an\u0303ejo en el camio\u0301n, \ufb01ordo';
+    await index.replaceDocument({ key: 'nfd', url: null, source: 'nfd', title: null, chunks: [decomposed] });
+    await index.replaceDocument({
+      key: 'nfc',
+      url: null,
+      source: 'nfc',
+      title: null,
+      chunks: ['Ñandú rápido'],
+    });
+    try {
+      for (const q of ['pingüino añejo', 'anejo', 'CAMIÓN', 'fiordo'])
+        expect(
+          (await index.search(q)).map((h) => h.source),
+          q,
+        ).toEqual(['nfd']);
+      for (const q of ['n\u0303andu\u0301', 'nandu'])
+        expect(
+          (await index.search(q)).map((h) => h.source),
+          q,
+        ).toEqual(['nfc']);
+    } finally {
+      await index.removeDocument('nfd');
+      await index.removeDocument('nfc');
+    }
+  });
+
+  it('matches the singular and the plural of a word both ways (EN and ES)', async () => {
+    const docs = [
+      ['plural-en', 'Our giraffes, kites and yaks'],
+      ['singular-en', 'A giraffe, a kite and a yak'],
+      ['plural-es', 'Tomates de los caracoles en trenes'],
+      ['singular-es', 'El tomate del caracol en el tren'],
+      ['process', 'The moss of the fox'],
+    ] as const;
+    for (const [key, text] of docs)
+      await index.replaceDocument({ key, url: null, source: key, title: null, chunks: [text] });
+    const found = async (q: string) => (await index.search(q, { limit: 10 })).map((h) => h.source).sort();
+    try {
+      for (const q of ['giraffe', 'giraffes', 'kite', 'kites', 'yak', 'yaks'])
+        expect(await found(q), q).toEqual(['plural-en', 'singular-en']);
+      for (const q of ['tomate', 'tomates', 'caracol', 'caracoles', 'tren', 'trenes'])
+        expect(await found(q), q).toEqual(['plural-es', 'singular-es']);
+      for (const q of ['mosses', 'foxes']) expect(await found(q), q).toEqual(['process']);
+    } finally {
+      for (const [key] of docs) await index.removeDocument(key);
+    }
+  });
+
+  it('re-indexes on the next ingest a document indexed before the folding changed (not "unchanged")', async () => {
+    const doc = {
+      key: 'old-format',
+      url: null,
+      source: 'old.md',
+      title: null,
+      chunks: ['Dise\u006e\u0303o'],
+    };
+    await index.replaceDocument(doc);
+    // The hash the index stored before INDEX_FORMAT: an index filled then splits "n" + U+0303.
+    const before = createHash('sha256')
+      .update(JSON.stringify([doc.url, doc.source, doc.title, doc.chunks]))
+      .digest('hex');
+    await sql`update search_documents set content_hash = ${before} where key = ${doc.key}`.execute(t.deps.db);
+    try {
+      expect(await index.replaceDocument(doc)).toBe('updated');
+      expect(await index.replaceDocument(doc)).toBe('unchanged');
+    } finally {
+      await index.removeDocument(doc.key);
+    }
+  });
+
+  it('ranks a short chunk above a long one that holds a one-word query as often (bm25 and ts_rank agree)', async () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i % 60}`).join(' ');
+    const docs = [
+      { key: 'rank-long', chunks: [`cassowary ${filler(200)}`] },
+      { key: 'rank-short', chunks: ['cassowary facts'] },
+      ...Array.from({ length: 8 }, (_, i) => ({
+        key: `rank-other-${i}`,
+        chunks: [`unrelated ${filler(50)}`],
+      })),
+    ];
+    for (const doc of docs) await index.replaceDocument({ ...doc, url: null, source: doc.key, title: null });
+    try {
+      expect((await index.search('cassowary')).map((h) => h.source)).toEqual(['rank-short', 'rank-long']);
+    } finally {
+      for (const doc of docs) await index.removeDocument(doc.key);
+    }
+  });
+
+  it('chunks a 2 MB line without spaces (a CSV, minified code) into small chunks both engines index', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-csv-'));
+    try {
+      const line = Array.from({ length: 200_000 }, (_, i) => `item${i}`).join(',');
+      await writeFile(join(dir, 'data.md'), `# Data\n\n${line}`);
+      await writeFile(join(dir, 'blob.md'), `# Blob\n\nitem5 ${'z'.repeat(1_000_000)}`);
+      const report = await ingest(index, dir);
+      expect(report).toMatchObject({ added: 2, failed: [] });
+      const hits = await index.search('item123456');
+      expect(hits.map((h) => h.source)).toEqual(['data.md']);
+      expect(hits[0]!.text).toMatch(/^Data\n/);
+      expect(hits[0]!.text.length).toBeLessThan(5000);
+      const blob = (await index.search('item5', { limit: 50 })).find((h) => h.source === 'blob.md');
+      expect(blob?.text.length).toBeLessThan(50_000);
+      expect((await ingest(index, dir)).unchanged).toBe(2);
+    } finally {
+      await removeFromIndex(index, dir);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('treats query syntax as plain words', async () => {
@@ -251,6 +363,13 @@ describe('ingestion from URLs', () => {
           'X-WP-TotalPages': pages,
         });
       }
+      if (req.url?.startsWith('/wp-odd/posts')) {
+        const page = Number(new URL(req.url, base).searchParams.get('page'));
+        const headers: Record<string, string> = wpOdd.declared
+          ? { 'X-WP-Total': String(wpOdd.pages.flat().length), 'X-WP-TotalPages': String(wpOdd.pages.length) }
+          : {};
+        return sendJson(res, 200, (wpOdd.pages[page - 1] ?? []).map(post), headers);
+      }
       if (req.url?.startsWith('/wp-huge/posts')) {
         res.writeHead(200, { 'content-type': 'application/json' }); // chunked: refused while it streams
         res.write('[');
@@ -269,6 +388,7 @@ describe('ingestion from URLs', () => {
     await site.close();
   });
   let wpPostIds = [1, 2, 3];
+  let wpOdd: { pages: number[][]; declared: boolean } = { pages: [], declared: true };
   const post = (id: number) => ({
     id,
     link: `https://blog.test/post-${id}`,
@@ -320,6 +440,32 @@ describe('ingestion from URLs', () => {
     await expect(ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/wp-huge` })).rejects.toThrow(
       `larger than ${MAX_WORDPRESS_PAGE_BYTES} bytes`,
     );
+  });
+
+  it('keeps the WordPress posts after a listing that is empty, has an empty page, or lacks X-WP-TotalPages', async () => {
+    const wp = (api: string, maxDocuments?: number) =>
+      ingest(index, 'wordpress', { wordpressApiUrl: `${site.url}/${api}`, maxDocuments });
+    await wp('wp');
+    const keys = await index.documentKeys('wp:');
+    expect(keys).toHaveLength(3);
+    try {
+      wpOdd = { pages: [[]], declared: true }; // an empty list with 200 (a plugin, an error page)
+      expect((await wp('wp-odd')).removed).toBe(0);
+      wpOdd = { pages: [[1], []], declared: true }; // two pages declared, the second comes back empty
+      expect((await wp('wp-odd')).removed).toBe(0);
+      // No X-WP-TotalPages (a proxy dropped it): a full first page may not be the last.
+      const many = Array.from({ length: 103 }, (_, i) => i + 1);
+      wpOdd = { pages: [many.slice(0, 100), many.slice(100)], declared: true };
+      expect(await wp('wp-odd')).toMatchObject({ added: 100, removed: 0 });
+      wpOdd.declared = false;
+      expect((await wp('wp-odd')).removed).toBe(0);
+      expect(await index.documentKeys('wp:')).toHaveLength(103);
+      wpOdd = { pages: [[1, 2, 3]], declared: false }; // a short page without the header is the last
+      expect((await wp('wp-odd')).removed).toBe(100);
+    } finally {
+      await wp('wp');
+    }
+    expect((await index.documentKeys('wp:')).sort()).toEqual(keys.sort());
   });
 
   it('drops files gone from a folder ingested again, keeps those that failed to read and other folders', async () => {
@@ -487,5 +633,144 @@ describe('ingestion from URLs', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe.each(await testEngines())('sitemap re-ingestion on %s', (engine) => {
+  let site: StandIn;
+  let t: TestContext;
+  let index: SqlSearchIndex;
+  // What the site serves: sitemaps of pages and sitemap indexes by path, and paths answering 500.
+  let sitemaps: Record<string, string[]> = {};
+  let indexes: Record<string, string[]> = {};
+  const down = new Set<string>();
+  beforeAll(async () => {
+    site = await startStandIn((req, res) => {
+      const base = site.url;
+      const xml = (body: string) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<?xml version="1.0"?>${body}`);
+      };
+      if (down.has(req.url)) {
+        res.writeHead(500);
+        res.end();
+      } else if (sitemaps[req.url]) {
+        xml(
+          `<urlset>${sitemaps[req.url]!.map((p) => `<url><loc>${base}${p}</loc></url>`).join('')}</urlset>`,
+        );
+      } else if (indexes[req.url]) {
+        xml(
+          `<sitemapindex>${indexes[req.url]!.map((p) => `<sitemap><loc>${base}${p}</loc></sitemap>`).join('')}</sitemapindex>`,
+        );
+      } else if (req.url === '/soft-404.xml') {
+        res.writeHead(200, { 'content-type': 'text/html' }); // an error page answered with 200
+        res.end('<html><body><h1>Not found</h1></body></html>');
+      } else if (/^\/[a-z]+\/[a-z]+$/.test(req.url)) {
+        const [, word, name] = req.url.split('/');
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<title>${name}</title><p>${word} page ${name}</p>`);
+      } else {
+        sendJson(res, 404, {});
+      }
+    });
+    t = await createTestApp({ engine });
+    index = new SqlSearchIndex(t.deps.db);
+  });
+  afterAll(async () => {
+    await t.close();
+    await site.close();
+  });
+  const sources = async (word: string) =>
+    (await index.search(word, { limit: 50 })).map((h) => h.source.replace(site.url, '')).sort();
+  const chunkRows = () =>
+    t.deps.db
+      .selectFrom('search_chunks')
+      .select(['id', 'document_key', 'position', 'source', 'text'])
+      .orderBy('id')
+      .execute();
+
+  it('drops the pages a sitemap no longer lists, never those another target lists or other sources', async () => {
+    const url = (path: string) => `${site.url}${path}`;
+    await index.replaceDocument({
+      key: 'file:/x/b.md',
+      url: null,
+      source: 'b.md',
+      title: null,
+      chunks: ['bandicoot'],
+    });
+    await ingest(index, url('/bandicoot/e')); // one page given on its own
+    sitemaps = {
+      '/one.xml': ['/bandicoot/a', '/bandicoot/b', '/bandicoot/c', '/bandicoot/a', '/bandicoot/e'],
+      '/two.xml': ['/bandicoot/b', '/bandicoot/d'],
+    };
+    expect(await ingest(index, url('/one.xml'))).toMatchObject({
+      added: 3,
+      updated: 1,
+      removed: 0,
+      failed: [],
+    });
+    expect(await ingest(index, url('/two.xml'))).toMatchObject({ added: 1, updated: 1, removed: 0 });
+    // The same input twice in a row: nothing changes, not even a chunk id.
+    const rows = await chunkRows();
+    expect(await ingest(index, url('/one.xml'))).toMatchObject({ unchanged: 4, updated: 0, removed: 0 });
+    expect(await chunkRows()).toEqual(rows);
+
+    sitemaps['/one.xml'] = ['/bandicoot/a'];
+    // c goes; b stays (two.xml lists it), e stays (ingested as a page of its own).
+    expect(await ingest(index, url('/one.xml'))).toMatchObject({ removed: 1, unchanged: 1 });
+    expect(await sources('bandicoot')).toEqual([
+      '/bandicoot/a',
+      '/bandicoot/b',
+      '/bandicoot/d',
+      '/bandicoot/e',
+      'b.md',
+    ]);
+    expect(await ingest(index, url('/two.xml'))).toMatchObject({ unchanged: 2, removed: 0 });
+    sitemaps['/two.xml'] = ['/bandicoot/d'];
+    expect(await ingest(index, url('/two.xml'))).toMatchObject({ removed: 1, unchanged: 1 });
+    expect(await sources('bandicoot')).toEqual(['/bandicoot/a', '/bandicoot/d', '/bandicoot/e', 'b.md']);
+
+    // --remove <sitemap URL> takes out the pages only that sitemap listed.
+    sitemaps['/two.xml'] = ['/bandicoot/d', '/bandicoot/a'];
+    await ingest(index, url('/two.xml'));
+    expect(await removeFromIndex(index, url('/one.xml'))).toBe(0); // a is still listed by two.xml
+    expect(await removeFromIndex(index, url('/two.xml'))).toBe(2);
+    expect(await sources('bandicoot')).toEqual(['/bandicoot/e', 'b.md']);
+  });
+
+  it('removes nothing after an incomplete or empty listing; a listed page that fails keeps its copy', async () => {
+    const url = (path: string) => `${site.url}${path}`;
+    sitemaps = { '/p1.xml': ['/cassowary/f', '/cassowary/g'], '/p2.xml': ['/cassowary/h'] };
+    indexes = { '/index.xml': ['/p1.xml', '/p2.xml'] };
+    expect(await ingest(index, url('/index.xml'))).toMatchObject({ added: 3, failed: [] });
+    const all = ['/cassowary/f', '/cassowary/g', '/cassowary/h'];
+
+    down.add('/cassowary/g'); // listed, but fails this time
+    let report = await ingest(index, url('/index.xml'));
+    expect(report).toMatchObject({ removed: 0, unchanged: 2 });
+    expect(report.failed.map((f) => f.location)).toEqual([url('/cassowary/g')]);
+    down.delete('/cassowary/g');
+
+    sitemaps['/p1.xml'] = ['/cassowary/f']; // g is really gone now, but the listing is not whole:
+    down.add('/p2.xml'); // a child sitemap fails,
+    report = await ingest(index, url('/index.xml'));
+    expect(report.removed).toBe(0);
+    expect(report.failed.map((f) => f.location)).toEqual([url('/p2.xml')]);
+    down.delete('/p2.xml');
+    indexes['/index.xml'] = ['/p1.xml', '/soft-404.xml']; // or answers an error page with 200,
+    report = await ingest(index, url('/index.xml'));
+    expect(report.removed).toBe(0);
+    expect(report.failed).toEqual([
+      { location: url('/soft-404.xml'), reason: expect.stringContaining('not a sitemap of pages') },
+    ]);
+    indexes['/index.xml'] = ['/p1.xml', '/p2.xml'];
+    expect((await ingest(index, url('/index.xml'), { maxDocuments: 1 })).removed).toBe(0); // or is cut short,
+    sitemaps = { '/p1.xml': [], '/p2.xml': [] }; // or comes back empty.
+    expect((await ingest(index, url('/index.xml'))).removed).toBe(0);
+    expect(await sources('cassowary')).toEqual(all);
+
+    sitemaps = { '/p1.xml': ['/cassowary/f'], '/p2.xml': ['/cassowary/h'] };
+    expect(await ingest(index, url('/index.xml'))).toMatchObject({ removed: 1, failed: [] });
+    expect(await sources('cassowary')).toEqual(['/cassowary/f', '/cassowary/h']);
   });
 });

@@ -43,6 +43,20 @@ export type ReplaceOutcome = 'added' | 'updated' | 'unchanged';
 
 const FALLBACK_SOURCE = 'search index';
 
+/**
+ * Part of every document's content hash: raised when what the index stores for the same text changes
+ * (folding, stemming), so the next ingest rewrites each document once instead of skipping it as
+ * unchanged. 2: combining marks dropped before folding (`n` + U+0303 is `ñ`); plurals stemmed so that
+ * singular and plural meet.
+ */
+const INDEX_FORMAT = 2;
+
+function contentHash(doc: Pick<IndexedDocument, 'url' | 'source' | 'title' | 'chunks'>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([INDEX_FORMAT, doc.url, doc.source, doc.title, doc.chunks]))
+    .digest('hex');
+}
+
 /** The search index on the app's database: SQLite FTS5 + bm25, or PostgreSQL tsvector + ts_rank. */
 export class SqlSearchIndex implements SearchIndex {
   readonly #db: Db;
@@ -83,19 +97,19 @@ export class SqlSearchIndex implements SearchIndex {
 
   async #searchPostgres(terms: string[], limit: number) {
     const tsquery = terms.join(' | '); // terms are [a-z0-9]+ after folding: no tsquery syntax can slip in
+    // ts_rank (unlike bm25) ignores the chunk's length: every chunk holding a one-word query once ties.
+    // Among equal ranks the shorter chunk (fewer distinct words) comes first, as bm25 would put it.
     const result = await sql<ChunkRow>`
       select url, source, title, item_key, text, ts_rank(tsv, to_tsquery('simple', ${tsquery})) as score
       from search_chunks
       where tsv @@ to_tsquery('simple', ${tsquery})
-      order by score desc, position asc limit ${limit}`.execute(this.#db);
+      order by score desc, length(tsv) asc, position asc limit ${limit}`.execute(this.#db);
     return result.rows;
   }
 
   /** Replaces a document's chunks in one transaction; a document whose content did not change is left alone. */
   async replaceDocument(doc: IndexedDocument): Promise<ReplaceOutcome> {
-    const hash = createHash('sha256')
-      .update(JSON.stringify([doc.url, doc.source, doc.title, doc.chunks]))
-      .digest('hex');
+    const hash = contentHash(doc);
     return withTransaction(this.#db, async (tx) => {
       const existing = await tx
         .selectFrom('search_documents')
@@ -172,6 +186,37 @@ export class SqlSearchIndex implements SearchIndex {
       .where(sql<string>`substr(key, 1, ${[...prefix].length})`, '=', prefix) // length in characters
       .execute();
     return rows.map((row) => row.key);
+  }
+
+  /** The documents keyed by their own URL (pages, sitemap pages) with their `source`. */
+  async urlDocumentSources(): Promise<Map<string, string | null>> {
+    const rows = await this.#db
+      .selectFrom('search_documents')
+      .select(['key', 'source'])
+      .whereRef('key', '=', 'url')
+      .execute();
+    return new Map(rows.map((row) => [row.key, row.source]));
+  }
+
+  /** Changes a document's `source` (on its chunks too) without re-chunking it. */
+  async setDocumentSource(key: string, source: string | null): Promise<void> {
+    await withTransaction(this.#db, async (tx) => {
+      const doc = await tx
+        .selectFrom('search_documents')
+        .select(['url', 'title'])
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (!doc) return;
+      const chunks = await tx
+        .selectFrom('search_chunks')
+        .select('text')
+        .where('document_key', '=', key)
+        .orderBy('position')
+        .execute();
+      const content_hash = contentHash({ ...doc, source, chunks: chunks.map((c) => c.text) });
+      await tx.updateTable('search_documents').set({ source, content_hash }).where('key', '=', key).execute();
+      await tx.updateTable('search_chunks').set({ source }).where('document_key', '=', key).execute();
+    });
   }
 
   async stats(): Promise<{ documents: number; chunks: number }> {
