@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../testing/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../testing/test-app.ts';
-import { chunkDocument, parseHtml, parseMarkdown } from './chunk.ts';
+import { chunkDocument, MAX_HTML_NESTING, parseHtml, parseMarkdown } from './chunk.ts';
 import { ingest, MAX_DOCUMENT_BYTES, MAX_WORDPRESS_PAGE_BYTES, removeFromIndex } from './ingest.ts';
 import { SqlSearchIndex } from './sql-search-index.ts';
 
@@ -21,6 +21,58 @@ describe('chunking', () => {
     );
     expect(doc.title).toBe('Doc');
     expect(chunkDocument(doc)).toEqual(['Top\nIntro text with a link.', 'Top › Sub\nitem one item two']);
+  });
+
+  it('reads Markdown as CommonMark does: setext headings, nested lists, tables, references, escapes', () => {
+    const doc = parseMarkdown(
+      [
+        'Pricing &amp; plans',
+        '=================',
+        '',
+        'Intro with a [reference link][ref] and an escaped \\*star\\*.',
+        '',
+        'Support',
+        '-------',
+        '',
+        '* outer',
+        '  * inner',
+        '',
+        '| Plan | Price |',
+        '| ---- | ----- |',
+        '| Build | 4k |',
+        '',
+        '[ref]: https://example.com',
+      ].join('\n'),
+    );
+    expect(doc.title).toBe('Pricing & plans');
+    // Raw HTML is read as HTML; its own <main> or </main> does not hide the rest of the document.
+    expect(
+      parseMarkdown('Before\n\n<main><p>inside</p></main>\n\n</main>\n\nAfter <b>bold</b>\n').blocks,
+    ).toEqual([
+      { level: 0, text: 'Before' },
+      { level: 0, text: 'inside' },
+      { level: 0, text: 'After bold' },
+    ]);
+    expect(chunkDocument(doc)).toEqual([
+      'Pricing & plans\nIntro with a reference link and an escaped *star*.',
+      'Pricing & plans › Support\nouter inner Plan Price Build 4k',
+    ]);
+  });
+
+  it('an empty heading closes the section above it (Markdown and HTML)', () => {
+    expect(
+      chunkDocument(parseMarkdown('# Top\n\n## Prices\n\nfrom 4k\n\n##\n\nunder no subheading')),
+    ).toEqual(['Top › Prices\nfrom 4k', 'Top\nunder no subheading']);
+    expect(
+      chunkDocument(parseHtml('<h1>Top</h1><h2>Prices</h2><p>from 4k</p><h2> </h2><p>other</p>')),
+    ).toEqual(['Top › Prices\nfrom 4k', 'Top\nother']);
+  });
+
+  it('reads Markdown that defeats quadratic parsers: 200 kB of emphasis runs, quotes nested 20 000 deep', () => {
+    const runs = parseMarkdown(`# Runs\n\n${'_a'.repeat(100_000)}`);
+    expect(runs.blocks[1]!.text).toHaveLength(200_000);
+    const quotes = parseMarkdown(`${'>'.repeat(20_000)} koala\n\nafter the quote`);
+    expect(quotes.blocks.at(-1)).toEqual({ level: 0, text: 'after the quote' });
   });
 
   it('cuts long sections into chunks of a few hundred words with overlap', () => {
@@ -58,6 +110,18 @@ describe('chunking', () => {
     const text = Array.from({ length: 200_000 }, (_, i) => `w${i}`).join(' ');
     const chunks = chunkDocument({ title: null, blocks: [{ level: 0, text }] });
     expect(chunks.length).toBeGreaterThan(500);
+  });
+
+  it('reads text that sits directly in a <div> or <section>, as a page builder writes it', () => {
+    const doc = parseHtml(
+      '<body><header>Site menu</header><section><h2>Services</h2><div class="card">We build <span>web</span><span>sites</span> &amp; apps<br>in weeks</div><div><div>Fixed prices</div></div></section><footer>© us</footer></body>',
+    );
+    expect(doc.blocks).toEqual([
+      { level: 2, text: 'Services' },
+      { level: 0, text: 'We build websites & apps' },
+      { level: 0, text: 'in weeks' },
+      { level: 0, text: 'Fixed prices' },
+    ]);
   });
 
   it('reads HTML without scripts or navigation', () => {
@@ -617,6 +681,26 @@ describe('ingestion from URLs', () => {
       expect(text('page.html')).toContain('wallaby café € 5');
       expect(text('utf8.md')).toContain('wallaby ñu ☕');
       expect(hits.map((h) => h.text).join('')).not.toContain('\uFFFD');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a file nested deeper than MAX_HTML_NESTING (HTML or raw HTML in Markdown) and ingests the rest', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-nesting-'));
+    const nested = (depth: number) => `${'<div>'.repeat(depth)}dunnart${'</div>'.repeat(depth)}`;
+    try {
+      await writeFile(join(dir, 'deep.html'), nested(MAX_HTML_NESTING + 20_000));
+      await writeFile(join(dir, 'deep.md'), `# Deep\n\n${nested(MAX_HTML_NESTING + 1)}\n`);
+      await writeFile(join(dir, 'fine.html'), `<body>${nested(MAX_HTML_NESTING - 10)}</body>`);
+      const report = await ingest(index, dir);
+      expect(report.added).toBe(1);
+      const reason = `the document nests its elements more than ${MAX_HTML_NESTING} levels deep.`;
+      expect(report.failed).toEqual([
+        { location: 'deep.html', reason },
+        { location: 'deep.md', reason },
+      ]);
+      expect((await index.search('dunnart')).map((h) => h.source)).toEqual(['fine.html']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

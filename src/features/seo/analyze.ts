@@ -1,9 +1,9 @@
 import type { CacheStore } from '../../db/cache-store.ts';
 import { decodeMarkup } from '../../http/decode-text.ts';
 import { ApiError } from '../../http/errors.ts';
+import { nestingDepth } from '../../http/html.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { type PageInput, runChecks, type SeoReport } from './checks.ts';
-import { nestingDepth } from './dom.ts';
 import { SEO_LIMITS } from './limits.ts';
 import { parseRobots, robotsAllows } from './robots.ts';
 

@@ -1,6 +1,6 @@
 import type { load as CheerioLoad } from 'cheerio';
+import { firstImageAlt, textOf } from '../../http/html.ts';
 import type { RedirectHop } from '../../integrations/safe-fetch/safe-fetch.ts';
-import { firstImageAlt, textOf } from './dom.ts';
 import { SEO_LIMITS, SEVERITY_COST, type Severity } from './limits.ts';
 
 /** What the checks look at: the fetched page and what was learnt about its site. */

@@ -1,7 +1,12 @@
 import type { load as CheerioLoad } from 'cheerio';
 
+/**
+ * Reading HTML parsed by cheerio without recursion (a hostile page may nest thousands deep, and
+ * cheerio's `.text()` and `.clone()` recurse): shared by the SEO analysis and search ingestion.
+ */
+
 /** A parsed node as cheerio (domhandler) gives it: only what the walkers below read. */
-interface DomNode {
+export interface DomNode {
   type: string;
   name?: string;
   data?: string;
@@ -10,9 +15,9 @@ interface DomNode {
 }
 
 /** Subtrees whose text is not page text. */
-const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg']);
+export const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg']);
 /** Elements that separate words: their text never runs into the next element's. */
-const BLOCKS = new Set([
+export const BLOCKS = new Set([
   'address',
   'article',
   'aside',
@@ -95,9 +100,10 @@ export function firstImageAlt(node: DomNode): string | null {
 }
 
 /**
- * How deeply the page nests its elements, measured on a fast tree (htmlparser2, linear) before the
+ * How deeply a page nests its elements, measured on a fast tree (htmlparser2, linear) before the
  * spec parser runs: parse5's tree construction is quadratic in nesting depth (30 000 nested divs,
- * 330 kB, hold the event loop ~5 s), so a page nested past the limit is refused instead.
+ * 330 kB, hold the event loop ~5 s) and cheerio's `.text()` recurses (5 000 levels overflow the
+ * stack), so a page nested past a limit is refused instead. Used by the SEO analysis and ingestion.
  */
 export function nestingDepth(html: string, load: typeof CheerioLoad): number {
   const $ = load(html, { xml: { xmlMode: false, decodeEntities: false } });
