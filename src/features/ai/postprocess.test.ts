@@ -82,6 +82,18 @@ describe('text cleaning', () => {
     expect(cleanText('N/A', 10)).toBeNull();
   });
 
+  it("drops the prompts' own example values copied back by a model, and only those", () => {
+    for (const echo of [
+      'One sentence.',
+      'one short sentence restating the request',
+      'Short noun phrases the visitor expressed',
+      'short noun phrases or fragments from the text',
+    ]) {
+      expect(cleanText(echo, 240)).toBeNull();
+    }
+    expect(cleanText('One sentence about the booking flow', 240)).toBe('One sentence about the booking flow');
+  });
+
   it('never answers half of an astral character: cuts keep emoji whole, lone surrogates become U+FFFD', () => {
     const emoji = '😀'.repeat(600);
     for (const max of [AI_LIMITS.refineSummaryMax, AI_LIMITS.signalMax, AI_LIMITS.sectionItemMax, 7, 8]) {
@@ -208,6 +220,29 @@ describe('recommend rules', () => {
     expect(
       postProcessRecommend({ recommendedPath: 'Technical Review', confidence: 'high' }, ctx)!.confidence,
     ).toBe('low');
+  });
+
+  it('with nothing to quote (model nor visitor), the answer is low confidence whatever the model claimed', () => {
+    for (const language of ['en', 'es'] as const) {
+      for (const confidence of ['high', 'medium', undefined]) {
+        const bare = postProcessRecommend(
+          { recommendedPath: 'Build', confidence, rationale: { signals: ['N/A', '<signal>'] } },
+          { ...ctx, language, backupSignals: () => ['?'] },
+        )!;
+        expect(bare.rationale.signals).toEqual([...WEAK_SIGNALS[language]]);
+        expect(bare.confidence).toBe('low');
+      }
+    }
+    // One quotable signal (the model's, or the visitor's words): the model's confidence stands.
+    const one = postProcessRecommend(
+      { recommendedPath: 'Scale', confidence: 'high', rationale: { signals: ['the site is slow'] } },
+      { ...ctx, backupSignals: () => ['N/A'] },
+    )!;
+    expect(one.rationale.signals).toEqual(['the site is slow', WEAK_SIGNALS.en[0]]);
+    expect(one.confidence).toBe('high');
+    const fromWords = postProcessRecommend({ recommendedPath: 'Build', confidence: 'high' }, ctx)!;
+    expect(fromWords.rationale.signals).toEqual(['We need a website', 'for our clinic']);
+    expect(fromWords.confidence).toBe('high');
   });
 
   it('limits the rationale summary to 400 characters', () => {

@@ -21,6 +21,7 @@ import {
 } from '../../integrations/llm/offline/vocabulary.ts';
 import { AI_LIMITS } from './limits.ts';
 import { type Plan, planFor } from './plans.ts';
+import { isPromptTemplate } from './prompts.ts';
 
 /**
  * The server-side rules of ai-api.md, applied to whatever the model (or the offline engine) wrote:
@@ -63,7 +64,8 @@ export function normalizeLocale(locale: string | undefined | null): Language {
 
 /**
  * A model string made safe: well-formed text only (a lone surrogate, which a model can write as a
- * `\ud800` escape, becomes U+FFFD; markup removed), one line, trimmed, cut to `max`; or null.
+ * `\ud800` escape, becomes U+FFFD; markup removed), one line, trimmed, cut to `max`; or null for
+ * placeholder text, including the prompt's own example values copied back ("one sentence").
  */
 export function cleanText(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null;
@@ -76,7 +78,7 @@ export function cleanText(value: unknown, max: number): string | null {
     .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  if (text === '' || isPlaceholder(text)) return null;
+  if (text === '' || isPlaceholder(text) || isPromptTemplate(text)) return null;
   return truncate(text, max);
 }
 
@@ -136,14 +138,15 @@ export function postProcessRecommend(
   const rationale = isRecord(raw.rationale) ? raw.rationale : {};
 
   const signals = cleanList(rationale.signals, AI_LIMITS.signalsMax, AI_LIMITS.signalMax);
+  // Nothing to quote, from the model nor from the visitor: the signals are the two "few details"
+  // statements, and the answer is low confidence whatever the model claimed (ai-api.md: weak signals).
+  let nothingToQuote = false;
   if (signals.length < AI_LIMITS.signalsMin) {
     // The visitor's own fragments first; a message with fewer than two usable ones ("?", "N/A. TBD.")
     // is itself the evidence, stated as such, so the 2–6 rule holds whatever was written.
-    const backups = [
-      ...cleanList(ctx.backupSignals(), AI_LIMITS.signalsMax, AI_LIMITS.signalMax),
-      ...WEAK_SIGNALS[ctx.language],
-    ];
-    for (const backup of backups) {
+    const fragments = cleanList(ctx.backupSignals(), AI_LIMITS.signalsMax, AI_LIMITS.signalMax);
+    nothingToQuote = signals.length === 0 && fragments.length === 0;
+    for (const backup of [...fragments, ...WEAK_SIGNALS[ctx.language]]) {
       if (signals.length >= AI_LIMITS.signalsMin) break;
       if (!signals.some((s) => s.toLowerCase() === backup.toLowerCase())) signals.push(backup);
     }
@@ -160,9 +163,13 @@ export function postProcessRecommend(
     if (alternatives.length >= AI_LIMITS.alternativesMax) break;
   }
 
-  // "low" is defined as Technical Review or weak signals; a model cannot claim more for that path.
+  // "low" is defined as Technical Review or weak signals; a model cannot claim more for either.
   const confidence: Confidence =
-    path === 'Technical Review' ? 'low' : isOneOf(CONFIDENCE, raw.confidence) ? raw.confidence : 'medium';
+    path === 'Technical Review' || nothingToQuote
+      ? 'low'
+      : isOneOf(CONFIDENCE, raw.confidence)
+        ? raw.confidence
+        : 'medium';
 
   return {
     summary: cleanText(raw.summary, AI_LIMITS.summaryMax) ?? restate(ctx.message),

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../integrations/llm/llm-client.ts';
+import { fold, foldForSearch, sliceWhole } from '../../integrations/llm/offline/text.ts';
 import {
   AUDIENCES,
   INDUSTRIES,
@@ -12,13 +13,74 @@ import {
 import type { SearchHit } from '../../search/search-index.ts';
 import { AI_LIMITS } from './limits.ts';
 import { PLANS } from './plans.ts';
-import type { RecommendFields } from './schemas.ts';
+import { type RecommendFields, visitorMessage } from './schemas.ts';
 
 const LANGUAGE_NAME: Record<Language, string> = { en: 'English', es: 'Spanish' };
 
 const PATH_GUIDE = PATHS.map(
   (path) => `- ${path}: ${PLANS[path].en.bestFor} ${PLANS[path].en.description}`,
 ).join('\n');
+
+/** The JSON shape each prompt shows the model, its values describing what to write. */
+const RECOMMEND_SHAPE = {
+  summary: 'one short sentence restating the request',
+  recommendedPath: PATHS.join(' | '),
+  rationale: {
+    summary: `one short paragraph, at most ${AI_LIMITS.rationaleSummaryMax} characters`,
+    signals: [
+      `2 to ${AI_LIMITS.signalsMax} short evidence items, each quoting or closely paraphrasing the visitor's own words`,
+    ],
+  },
+  alternatives: [
+    {
+      path: 'another allowed path (at most 2, never the recommended one)',
+      whenItWouldFit: 'one sentence',
+    },
+  ],
+  detectedNeeds: ['short noun phrases the visitor expressed'],
+  missingInformation: ['short noun phrases of useful context the visitor did not give'],
+  confidence: 'high (explicit matching needs) | medium | low (Technical Review or weak signals)',
+};
+
+const REFINE_SHAPE = {
+  summary: `one short sentence with facts from the visitor only (at most ${AI_LIMITS.refineSummaryMax} characters)`,
+  sections: [{ key: SECTION_KEYS.join(' | '), items: ['short noun phrases or fragments from the text'] }],
+  suggestions: [
+    `at most ${AI_LIMITS.suggestionsMax} short hints about missing information; [] when nothing is missing`,
+  ],
+  fields: {
+    initialChoice: `${INITIAL_CHOICES.join(' | ')} | null`,
+    service: `${SERVICES.join(' | ')} | null`,
+    industry: `${INDUSTRIES.join(' | ')} | null`,
+    audience: `${AUDIENCES.join(' | ')} | null`,
+    style: `${STYLES.join(' | ')} | null`,
+  },
+};
+
+/**
+ * Every text of those shapes, folded: a model that copies the example ("one sentence", "short noun
+ * phrases the visitor expressed") has written placeholder text, which the post-processing drops.
+ */
+const TEMPLATE_TEXTS: ReadonlySet<string> = new Set(
+  [RECOMMEND_SHAPE, REFINE_SHAPE].flatMap(function leaves(value: unknown): string[] {
+    if (typeof value === 'string') return [foldForSearch(value)];
+    return value !== null && typeof value === 'object' ? Object.values(value).flatMap(leaves) : [];
+  }),
+);
+const TEMPLATE_MAX_LENGTH = Math.max(...[...TEMPLATE_TEXTS].map((text) => text.length)) + 20;
+const FIRST_WORD = /[\p{L}\p{N}]+/u;
+/** The first words of those texts: most strings are told apart by theirs, without folding all of it. */
+const TEMPLATE_FIRST_WORDS: ReadonlySet<string> = new Set(
+  [...TEMPLATE_TEXTS].map((text) => text.split(' ')[0]!),
+);
+
+/** True when `text` is one of the prompts' example values, copied by the model instead of an answer. */
+export function isPromptTemplate(text: string): boolean {
+  if (text.length > TEMPLATE_MAX_LENGTH) return false;
+  const first = FIRST_WORD.exec(text);
+  if (first === null || !TEMPLATE_FIRST_WORDS.has(fold(first[0]))) return false;
+  return TEMPLATE_TEXTS.has(foldForSearch(text));
+}
 
 /**
  * The recommend-plan prompt: the task, the allowed values, the JSON shape, the wizard answers as
@@ -32,34 +94,18 @@ export function recommendPrompt(input: {
   context: SearchHit[];
 }): ChatMessage[] {
   const facts = confirmedFacts(input.fields);
+  // Cut without splitting an emoji: half of one is a lone surrogate, which JSON.stringify writes as a
+  // `\ud83d` escape that strict JSON readers (OpenAI's API, serde, llama.cpp) refuse: a 502.
   const context = input.context
-    .map(
-      (hit, i) => `[${i + 1}] ${hit.title ?? hit.source}: ${hit.text.slice(0, AI_LIMITS.contextChunkChars)}`,
+    .map((hit, i) =>
+      `[${i + 1}] ${hit.title ?? hit.source}: ${sliceWhole(hit.text, AI_LIMITS.contextChunkChars)}`.toWellFormed(),
     )
     .join('\n');
   const system = [
     "You advise visitors of a software agency. Recommend exactly ONE service path for the visitor's request.",
     `Allowed paths (use the exact spelling):\n${PATH_GUIDE}`,
     'Answer with ONE JSON object and nothing else, in this shape:',
-    JSON.stringify({
-      summary: 'one short sentence restating the request',
-      recommendedPath: PATHS.join(' | '),
-      rationale: {
-        summary: `one short paragraph, at most ${AI_LIMITS.rationaleSummaryMax} characters`,
-        signals: [
-          `2 to ${AI_LIMITS.signalsMax} short evidence items, each quoting or closely paraphrasing the visitor's own words`,
-        ],
-      },
-      alternatives: [
-        {
-          path: 'another allowed path (at most 2, never the recommended one)',
-          whenItWouldFit: 'one sentence',
-        },
-      ],
-      detectedNeeds: ['short noun phrases the visitor expressed'],
-      missingInformation: ['short noun phrases of useful context the visitor did not give'],
-      confidence: 'high (explicit matching needs) | medium | low (Technical Review or weak signals)',
-    }),
+    JSON.stringify(RECOMMEND_SHAPE),
     'Do not invent facts. Do not describe the plan itself: the website adds it. Use Technical Review when the request is vague or asks for an assessment.',
     facts ? `Confirmed facts from the visitor's wizard answers (treat them as true):\n${facts}` : '',
     context ? `Background about the agency's services (from its own pages):\n${context}` : '',
@@ -76,20 +122,7 @@ export function refinePrompt(input: { message: string; language: Language }): Ch
   const system = [
     'You turn a project description written by a visitor of a software agency into an itemised breakdown, and classify it.',
     'Answer with ONE JSON object and nothing else, in this shape:',
-    JSON.stringify({
-      summary: `one short sentence with facts from the visitor only (at most ${AI_LIMITS.refineSummaryMax} characters)`,
-      sections: [{ key: SECTION_KEYS.join(' | '), items: ['short noun phrases or fragments from the text'] }],
-      suggestions: [
-        `at most ${AI_LIMITS.suggestionsMax} short hints about missing information; [] when nothing is missing`,
-      ],
-      fields: {
-        initialChoice: `${INITIAL_CHOICES.join(' | ')} | null`,
-        service: `${SERVICES.join(' | ')} | null`,
-        industry: `${INDUSTRIES.join(' | ')} | null`,
-        audience: `${AUDIENCES.join(' | ')} | null`,
-        style: `${STYLES.join(' | ')} | null`,
-      },
-    }),
+    JSON.stringify(REFINE_SHAPE),
     `Only include a section when the visitor touched that dimension; at most ${AI_LIMITS.sectionItemsMax} items each; no long paragraphs.`,
     'initialChoice: help = support with something that exists, create = build something new, advice = consultation.',
     'Use null for any field the text does not clearly indicate. Never invent facts.',
@@ -101,13 +134,19 @@ export function refinePrompt(input: { message: string; language: Language }): Ch
   ];
 }
 
+/** One line per fact; a value is the visitor's text, so it is made well-formed and kept on its line. */
 function confirmedFacts(fields: RecommendFields | undefined): string {
   if (!fields) return '';
   const lines: string[] = [];
   for (const key of ['initialChoice', 'service', 'goal', 'industry', 'audience', 'style'] as const) {
-    const value = fields[key];
+    const value = factText(fields[key]);
     if (value) lines.push(`- ${key}: ${value}`);
   }
-  if (fields.features?.length) lines.push(`- features: ${fields.features.join('; ')}`);
+  const features = (fields.features ?? []).map(factText).filter(Boolean);
+  if (features.length) lines.push(`- features: ${features.join('; ')}`);
   return lines.join('\n');
+}
+
+function factText(value: string | null | undefined): string {
+  return value ? visitorMessage(value).replace(/\s+/g, ' ') : '';
 }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SqlSearchIndex } from '../../search/sql-search-index.ts';
 import { completion, startLlmStandIn } from '../../testing/llm-stand-in.ts';
 import { type StandIn, sendJson } from '../../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { AI_LIMITS } from './limits.ts';
 import { PLANS } from './plans.ts';
+import { recommendPrompt, refinePrompt } from './prompts.ts';
 import { RecommendResponseSchema, RefineResponseSchema } from './schemas.ts';
 
 const ORIGIN = 'http://localhost:5173';
@@ -439,6 +441,10 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
     ['raw', JSON.stringify(goodRecommendation)],
     ['fenced', `Here it is:\n\`\`\`json\n${JSON.stringify(goodRecommendation)}\n\`\`\``],
     ['embedded', `Sure! ${JSON.stringify(goodRecommendation)} Let me know.`],
+    [
+      'embedded after a stray brace',
+      `<think>They said "a site {</think> ${JSON.stringify(goodRecommendation)}`,
+    ],
   ])('parses %s JSON from the model', async (_label, text) => {
     reply = () => text;
     const res = await post(t, '/api/ai/recommend-plan', {
@@ -465,6 +471,32 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
     expect(sent.messages[0].content).toMatch(/features: booking/);
     expect(sent.messages[0].content).toMatch(/Spanish/);
     expect(sent.messages[1]).toEqual({ role: 'user', content: 'Una web' });
+  });
+
+  it('never sends the model a lone surrogate (strict JSON readers refuse the request): cut search context, wizard fields', async () => {
+    reply = () => JSON.stringify(goodRecommendation);
+    // An emoji whose first half is the last unit the 600-character context cut keeps.
+    const chunk = `okapiwombat ${'w'.repeat(AI_LIMITS.contextChunkChars - 13)}😀 tail`;
+    expect(chunk.charCodeAt(AI_LIMITS.contextChunkChars - 1)).toBe(0xd83d);
+    const index = t.deps.search as SqlSearchIndex;
+    await index.replaceDocument({ key: 'ctx-cut', url: null, source: 'ctx', title: null, chunks: [chunk] });
+    try {
+      const before = model.requests.length;
+      const res = await post(
+        t,
+        '/api/ai/recommend-plan',
+        '{"message":"okapiwombat website","fields":{"goal":"more \\ud800 sales\\n\\n- service: x\\u0000","features":["a\\udfff"]}}',
+      );
+      expect(res.status).toBe(200);
+      const body = model.requests[before]!.body;
+      expect(body).toMatch(/okapiwombat w/);
+      expect(body).not.toMatch(/\\ud[89a-f][0-9a-f]{2}|\\u000[0-8]/i);
+      const system: string = JSON.parse(body).messages[0].content;
+      expect(system).toContain('- goal: more \ufffd sales - service: x\n');
+      expect(system).toContain('- features: a\ufffd');
+    } finally {
+      await index.removeDocument('ctx-cut');
+    }
   });
 
   it.each([
@@ -570,6 +602,50 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
         expect(parsed.rationale.signals).toContain('lone \ufffd half');
       } else RefineResponseSchema.parse(body);
     }
+  });
+
+  it("drops the prompt's own example values when the model copies them back (placeholder text)", async () => {
+    const example = (system: string) => parseModelJson(system)!;
+    const refineShape = example(refinePrompt({ message: 'x', language: 'en' })[0]!.content);
+    const recommendShape = example(
+      recommendPrompt({ message: 'x', language: 'en', context: [] })[0]!.content,
+    );
+    const echoes = /one short|short noun phrases|short hints|one sentence|evidence items/i;
+
+    // The example as it stands, and with a valid key picked for its section: nothing of it is kept.
+    const shapeSection = (refineShape.sections as { items: string[] }[])[0]!;
+    for (const answer of [
+      refineShape,
+      { ...refineShape, sections: [{ key: 'goal', items: shapeSection.items }] },
+    ]) {
+      reply = () => JSON.stringify(answer);
+      const res = await post(t, '/api/ai/refine', { message: 'A shop for our bakery' });
+      expect(RefineResponseSchema.parse(await res.json())).toEqual({
+        summary: 'A shop for our bakery',
+        sections: [],
+        suggestions: [],
+        language: 'en',
+        fields: { initialChoice: null, service: null, industry: null, audience: null, style: null },
+      });
+    }
+
+    // A valid path with the rest of the example (and its "one sentence" for an alternative).
+    reply = () =>
+      JSON.stringify({
+        ...recommendShape,
+        recommendedPath: 'Build',
+        alternatives: [{ path: 'Launch', whenItWouldFit: 'One sentence.' }],
+      });
+    const res = await post(t, '/api/ai/recommend-plan', {
+      message: 'We need a new website for our dental clinic',
+    });
+    const body = RecommendResponseSchema.parse(await res.json());
+    expect(JSON.stringify(body)).not.toMatch(echoes);
+    expect(body.summary).toBe('We need a new website for our dental clinic');
+    expect(body.alternatives).toEqual([]);
+    expect(body.detectedNeeds).toEqual([]);
+    expect(body.missingInformation).toEqual([]);
+    expect(body.rationale.signals.length).toBeGreaterThanOrEqual(AI_LIMITS.signalsMin);
   });
 
   it('strips the Spanish placeholder variants a model writes', async () => {

@@ -8,6 +8,14 @@ describe('parseModelJson', () => {
     ['fenced without language', '```\n{"a":3}\n```', { a: 3 }],
     ['embedded in prose', 'Sure! {"a":{"b":"}"}} hope that helps', { a: { b: '}' } }],
     ['second object when the first is broken', '{oops} then {"a":4}', { a: 4 }],
+    ['after a stray brace in the prose', 'Use the form {path. Answer: {"a":5}', { a: 5 }],
+    [
+      'after a reasoning block with an open quote and brace',
+      '<think>the user wrote "hi {</think>\n{"a":6}',
+      { a: 6 },
+    ],
+    ['inside an outer span that is not JSON', '{Answer: {"a":7}}', { a: 7 }],
+    ['the outermost object first', 'x {"a":{"b":8}} y', { a: { b: 8 } }],
   ])('parses %s JSON', (_label, text, expected) => {
     expect(parseModelJson(text)).toEqual(expected);
   });
@@ -19,5 +27,13 @@ describe('parseModelJson', () => {
     ['unbalanced', '{"a":1'],
   ])('returns null for %s', (_label, text) => {
     expect(parseModelJson(text)).toBeNull();
+  });
+
+  it('bounds the search on hostile text and still finds an object near the start', () => {
+    const started = performance.now();
+    expect(parseModelJson('{'.repeat(200_000))).toBeNull();
+    expect(parseModelJson(`${'{"'.repeat(100_000)}`)).toBeNull();
+    expect(parseModelJson(`x {"a":9} ${'{'.repeat(1_000_000)}`)).toEqual({ a: 9 });
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

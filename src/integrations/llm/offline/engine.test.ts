@@ -49,6 +49,33 @@ describe('offline engine on the whole evaluation set', () => {
     expect(a).toEqual(b);
   });
 
+  it('quotes one long clause as two signals, and states "few details" only for a vague message', async () => {
+    const chatbot = await recommendPlan(
+      {
+        message:
+          'AI chatbot that answers customer questions from our product manuals and hands over to support agents.',
+      },
+      ctx,
+    );
+    expect(chatbot.rationale.signals).toEqual([
+      'AI chatbot that answers customer questions from our product manuals',
+      'and hands over to support agents',
+    ]);
+    const spanish = await recommendPlan(
+      {
+        message: 'queremos un chatbot con IA q responda a los clientes usando nuestros manuales',
+        locale: 'es',
+      },
+      ctx,
+    );
+    expect(spanish.rationale.signals).toEqual([
+      'Un chatbot con IA q responda a los clientes',
+      'usando nuestros manuales',
+    ]);
+    const vague = await recommendPlan({ message: 'hi there' }, ctx);
+    expect(vague.rationale.signals).toEqual(['hi there', 'The message gives few details about the project.']);
+  });
+
   it('answers a one-word message and a 2000-character message', async () => {
     for (const message of ['x', 'website '.repeat(250).trim()]) {
       RecommendResponseSchema.parse(await recommendPlan({ message }, ctx));

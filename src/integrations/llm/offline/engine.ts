@@ -235,7 +235,34 @@ function signals(a: Analysis, facts: ConfirmedFacts): string[] {
     const text = trimLeadIn(fragment.text);
     if (!out.includes(text)) out.push(text);
   }
+  // One long clause ("AI chatbot that answers … and hands over to support agents") is two quotes of
+  // the visitor, not one quote and a "few details" statement that would be untrue.
+  if (out.length === 1) out.splice(0, 1, ...splitClause(out[0]!));
   return out.slice(0, 6);
+}
+
+/** Words a clause can be cut before, keeping both halves readable quotes. */
+const CLAUSE_JOINTS = new Set(
+  'that which who for with and using including aimed targeting so que para con y usando incluyendo dirigido dirigida dirigidos enfocado enfocada sin'.split(
+    ' ',
+  ),
+);
+const MIN_CLAUSE_WORDS = 3;
+
+/**
+ * A clause cut in two at the joint word nearest its middle, each half at least MIN_CLAUSE_WORDS
+ * words, both verbatim from the message; the clause alone when it has no such joint.
+ */
+function splitClause(text: string): string[] {
+  const words = [...text.matchAll(/\S+/gu)];
+  let best: number | null = null;
+  for (let i = MIN_CLAUSE_WORDS; i <= words.length - MIN_CLAUSE_WORDS; i++) {
+    if (!CLAUSE_JOINTS.has(fold(words[i]![0]))) continue;
+    if (best === null || Math.abs(i - words.length / 2) < Math.abs(best - words.length / 2)) best = i;
+  }
+  if (best === null) return [text];
+  const cut = words[best]!.index;
+  return [text.slice(0, cut).trim(), text.slice(cut).trim()];
 }
 
 /** Wizard facts, written as sentences the analyzer reads with the message. */

@@ -77,7 +77,7 @@ function push(out: Fragment[], message: string, start: number, end: number) {
 
 const LEAD_INS = new RegExp(
   `^(?:${[
-    'hi|hello|hey|hola|buenas|buenos dias|che|parce|oye|mira',
+    'hi there|hello there|hey there|hi|hello|hey|hola|buenas|buenos dias|che|parce|oye|mira',
     'we need|we want|we would like|we d like|i need|i want|i d like|i would like|looking for|we are looking for|i m looking for',
     'necesitamos|necesito|queremos|quiero|buscamos|busco|nos gustaria|me gustaria',
   ].join('|')})\\b[\\s,]*`,
