@@ -6,7 +6,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { AI_PREFIX, AI_RESPONSE_HEADERS, aiErrorStyle, aiRoutes } from './features/ai/routes.ts';
-import { analyticsRoutes } from './features/analytics/routes.ts';
+import { analyticsRoutes, TRACK_PATH, TRACK_RESPONSE_HEADERS } from './features/analytics/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
@@ -155,7 +155,12 @@ export function createApp(deps: Dependencies) {
   app.fetch = withEdge(app.fetch as Dispatch, {
     deps,
     allowedOrigins,
-    headersFor: (path) => (path.startsWith(AI_PREFIX) ? AI_RESPONSE_HEADERS : undefined),
+    headersFor: (path) =>
+      path.startsWith(AI_PREFIX)
+        ? AI_RESPONSE_HEADERS
+        : path === TRACK_PATH
+          ? TRACK_RESPONSE_HEADERS
+          : undefined,
     routes,
   }) as typeof app.fetch;
   return app;

@@ -17,7 +17,8 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
 
 /**
  * The CORS headers of an ordinary request, as ai-api.md fixes them for every route: the origin is
- * echoed only when it is on the allowlist (no wildcard, no credentials), with `Vary: Origin` always.
+ * echoed only when it is on the allowlist (no wildcard, no credentials: the one path that allows them,
+ * analytics track, says so in its own per-path headers), with `Vary: Origin` always.
  * Added to `headers` (lower-case names), which the edge puts on every response.
  */
 export function addCorsHeaders(

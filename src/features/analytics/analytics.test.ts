@@ -284,6 +284,34 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     expect(top1.topPages[0]!.count).toBe(Math.max(...after.topPages.map((p) => p.count)));
   });
 
+  it('ignores a referrer whose host is longer than a DNS name (its punycode is KBs): 202, stats intact', async () => {
+    // 33 labels of 60 distinct CJK characters: 2 000 characters, a ~6 KB host once the URL parser
+    // has punycoded it; as a rollup key PostgreSQL refused it (index row too large): a 500, and the
+    // batch it rode in lost with it.
+    let seed = 7;
+    const cjk = () => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return String.fromCodePoint(0x4e00 + (seed % 20_000));
+    };
+    const host = Array.from({ length: 33 }, () => Array.from({ length: 60 }, cjk).join('')).join('.');
+    const referrer = `https://${host}/`;
+    expect(referrer.length).toBeLessThanOrEqual(L.referrerLength);
+    expect(new URL(referrer).hostname.length).toBeGreaterThan(4000);
+    const res = await track(server, JSON.stringify({ page: '/long-referrer-host', referrer }), {
+      'Content-Type': 'text/plain',
+    });
+    expect(res.status).toBe(202);
+    const row = await server.deps.db
+      .selectFrom('analytics_events')
+      .select(['referrer', 'referrer_host'])
+      .where('page', '=', '/long-referrer-host')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ referrer: null, referrer_host: null });
+    for (const r of (await stats(server, '?limit=100')).topReferrers) {
+      expect(r.referrer.length).toBeLessThanOrEqual(L.referrerHostLength);
+    }
+  });
+
   it('validates the stats range: bad dates, from after to, too long a span, limit bounds', async () => {
     for (const query of [
       'from=2026-02-30',
@@ -292,6 +320,10 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       'from=yesterday',
       'to=2026-13-01',
       'from=2026-01-01T25:00:00Z',
+      // Real date-times whose UTC day leaves years 0000–9999: once answered with days like `-000001-12`.
+      'from=0000-01-01T00:00%2B01:00&to=0000-01-02',
+      'from=9999-12-31T23:00-01:00&to=9999-12-31T23:30-01:00',
+      'to=9999-12-31T23:00-01:00',
       'from=2026-05-02&to=2026-05-01',
       `from=2000-01-01&to=2026-01-01`,
       'limit=0',

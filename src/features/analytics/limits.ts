@@ -5,6 +5,11 @@ export const ANALYTICS_LIMITS = {
   typeLength: 64,
   pageLength: 2048,
   referrerLength: 2048,
+  /**
+   * Longest referrer host name (a DNS name's limit) counted in top referrers; a longer one is no real
+   * host, and the URL parser's punycode can make it several KB (beyond PostgreSQL's index entry limit).
+   */
+  referrerHostLength: 253,
   titleLength: 512,
   sessionIdLength: 128,
   properties: {

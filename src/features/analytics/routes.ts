@@ -16,9 +16,22 @@ const errors = {
   400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
 };
 
+export const TRACK_PATH = '/api/analytics/track';
+
+/**
+ * Added by the edge to every response of the track path, preflights included. `sendBeacon` sends with
+ * credentials, so a typed JSON `Blob` from the site's (cross-origin) pages is preflighted in
+ * credentials mode and the browser drops the beacon unless the answer allows credentials. Safe here:
+ * the origin is still echoed only for the site's own origins, this API reads no cookie, and the
+ * answer is `{"success":true}`. Every other route stays without credentials.
+ */
+export const TRACK_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-credentials': 'true',
+};
+
 const trackRoute = createRoute({
   method: 'post',
-  path: '/api/analytics/track',
+  path: TRACK_PATH,
   tags: ['Analytics'],
   summary: 'Record a page view or a named event',
   description:
@@ -60,7 +73,8 @@ const statsRoute = createRoute({
   description:
     'Total events, unique pages, unique visitors (summed per day), top pages, top countries, event types, ' +
     'top referrers (by host) and a daily series, for the inclusive UTC days `from`..`to` ' +
-    '(default: from the first recorded day to today). Read from rollups maintained on write.',
+    `(default: from the first recorded day, at most ${L.stats.maxRangeDays} days back, to today). ` +
+    'Read from rollups maintained on write.',
   request: { query: StatsQuery },
   responses: {
     200: { description: 'Statistics', content: { 'application/json': { schema: Stats } } },

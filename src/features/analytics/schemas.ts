@@ -109,7 +109,7 @@ export const TrackBody = z
     ),
     referrer: optionalText(
       L.referrerLength,
-      'document.referrer; kept without query string; counted by host in top referrers (internal referrers are not counted).',
+      `document.referrer; kept without query string; counted by host in top referrers (internal referrers are not counted). Ignored unless an http(s) URL whose host has at most ${L.referrerHostLength} characters.`,
       'https://www.google.com/',
     ),
     title: optionalText(L.titleLength, 'Page title.', 'Pricing — Agency'),

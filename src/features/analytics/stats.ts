@@ -17,7 +17,10 @@ export function parseDay(name: string, value: string): string {
   } else if (DATE_TIME.test(trimmed) && isCalendarDay(trimmed.slice(0, 10))) {
     // Date.parse rolls an impossible day over (2026-02-30T… → March 2nd): its date part is checked first.
     const ms = Date.parse(trimmed);
-    if (Number.isFinite(ms)) return utcDay(ms);
+    // An offset can move the instant out of years 0000–9999 (`0000-01-01T00:00+01:00`): its UTC day
+    // would print as `-000001-12-31`, which is no `YYYY-MM-DD` (and sliced, no day at all).
+    const day = Number.isFinite(ms) ? utcDay(ms) : '';
+    if (DATE_ONLY.test(day)) return day;
   }
   throw new ApiError('VALIDATION_ERROR', `${name}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`);
 }
@@ -34,7 +37,7 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 }
 
-/** The inclusive UTC day range of a stats request; defaults: first recorded day .. today. */
+/** The inclusive UTC day range of a stats request; defaults: first recorded day (within the span limit) .. today. */
 export async function resolveRange(
   db: Db,
   from: string | undefined,
@@ -42,8 +45,15 @@ export async function resolveRange(
   now: number,
 ): Promise<StatsRange> {
   const end = to === undefined ? utcDay(now) : parseDay('to', to);
-  const start = from === undefined ? ((await firstDay(db)) ?? end) : parseDay('from', from);
-  if (from === undefined && start > end) return { from: end, to: end };
+  if (from === undefined) {
+    // The default never breaks the span limit: data older than it (years of it, or a day written
+    // under a wrong clock) would otherwise turn a request without parameters into a 400.
+    const first = (await firstDay(db)) ?? end;
+    if (first > end) return { from: end, to: end };
+    if (daysBetween(first, end) < L.stats.maxRangeDays) return { from: first, to: end };
+    return { from: utcDay(Date.parse(end) - (L.stats.maxRangeDays - 1) * DAY_MS), to: end };
+  }
+  const start = parseDay('from', from);
   if (start > end) throw new ApiError('VALIDATION_ERROR', 'from: must not be after to.');
   if (daysBetween(start, end) >= L.stats.maxRangeDays) {
     throw new ApiError('VALIDATION_ERROR', `The range may span at most ${L.stats.maxRangeDays} days.`);

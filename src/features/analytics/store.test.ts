@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
 import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { type AnalyticsEventRow, daySalt, listEvents, pruneAnalyticsDays, writeBatch } from './store.ts';
 
@@ -145,6 +146,53 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     expect(await pruneAnalyticsDays(db, '2026-03-03')).toBe(2);
     expect(await db.selectFrom('analytics_visitors').selectAll().execute()).toEqual([]);
     expect(await db.selectFrom('analytics_salts').selectAll().execute()).toEqual([]);
+  });
+
+  it('types with lone surrogates (stored as U+FFFD by both engines) go into one rollup row, not a failed batch', async () => {
+    const db = await fresh();
+    // JSON can carry "\ud800"; with another visitor's event in the same batch, PostgreSQL refused the
+    // upsert of two rollup rows that only the database sees as one, losing every event of the batch.
+    await writeBatch(
+      db,
+      ['\ud800', '\udbff', '\ufffd', 'page_view'].map((type) => event('2026-03-01', { type })),
+      0,
+    );
+    const range = await resolveRange(db, '2026-03-01', '2026-03-01', Date.parse('2026-03-02'));
+    const stats = await readAnalyticsStats(db, range, 10);
+    expect(stats.totalEvents).toBe(4);
+    expect(stats.eventTypes).toEqual([
+      { type: '\ufffd', count: 3 },
+      { type: 'page_view', count: 1 },
+    ]);
+  });
+
+  it('the default range starts at the first day with data, but never spans more than the limit', async () => {
+    const db = await fresh();
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    expect(await resolveRange(db, undefined, undefined, now)).toEqual({
+      from: '2026-03-10',
+      to: '2026-03-10',
+    });
+    await writeBatch(db, [event('2026-03-01')], 0);
+    expect(await resolveRange(db, undefined, undefined, now)).toEqual({
+      from: '2026-03-01',
+      to: '2026-03-10',
+    });
+    expect(await resolveRange(db, undefined, '2026-02-01', now)).toEqual({
+      from: '2026-02-01',
+      to: '2026-02-01',
+    });
+    // Data older than the limit (years of it, or a day written under a wrong clock): a request
+    // without parameters answered 400 "The range may span at most 3660 days".
+    await writeBatch(db, [event('1970-01-01')], 0);
+    const range = await resolveRange(db, undefined, undefined, now);
+    expect(range.to).toBe('2026-03-10');
+    expect((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 + 1).toBe(L.stats.maxRangeDays);
+    const stats = await readAnalyticsStats(db, range, 10);
+    expect(stats.timeseries).toHaveLength(L.stats.maxRangeDays);
+    expect(stats.totalEvents).toBe(1);
+    // An explicit range past the limit is still the caller's error.
+    await expect(resolveRange(db, '1970-01-01', undefined, now)).rejects.toThrow(/at most/);
   });
 
   it('ties in the top lists sort by code point on both engines', async () => {

@@ -50,7 +50,11 @@ export async function writeBatch(db: Db, events: AnalyticsEventRow[], botsDroppe
     const counts = new Map<string, number>();
     const bump = (dimension: Dimension, day: string, value: string | null) => {
       if (value === null) return;
-      const key = rollupKey(dimension, day, value);
+      // Keyed as the database will store the value: both engines write a lone surrogate (possible in
+      // a JSON `type`, "\ud800") as U+FFFD. Two values that differ here but not there would be two
+      // rows of one multi-row upsert hitting the same key, which PostgreSQL refuses ("cannot affect
+      // row a second time"), failing the whole batch, other visitors' events included.
+      const key = rollupKey(dimension, day, value.toWellFormed());
       counts.set(key, (counts.get(key) ?? 0) + 1);
     };
     const visitors = new Map<string, { day: string; visitor_hash: string }>();

@@ -116,6 +116,12 @@ describe('track body rules', () => {
     expect(referrerParts('https://shop.example/a', 'https://shop.example/b', []).host).toBeNull();
     expect(referrerParts('javascript:alert(1)', '/x', [])).toEqual({ referrer: null, host: null });
     expect(referrerParts('not a url', '/x', [])).toEqual({ referrer: null, host: null });
+    // A host within a DNS name's length counts; a longer one is no host (and could not be a rollup key).
+    const label = 'a'.repeat(61);
+    const longest = `${[label, label, label, label].join('.')}.bcdef`;
+    expect(longest).toHaveLength(L.referrerHostLength);
+    expect(referrerParts(`https://${longest}/x`, '/x', []).host).toBe(longest);
+    expect(referrerParts(`https://${longest}d/x`, '/x', [])).toEqual({ referrer: null, host: null });
   });
 
   it('a page is a path or an http(s) URL: other schemes would store an address or a number as the page', () => {

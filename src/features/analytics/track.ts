@@ -248,6 +248,9 @@ function referrerOf(
     return { referrer: null, host: null };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { referrer: null, host: null };
+  // The parser neither bounds a host nor its labels: 2 000 distinct CJK characters become a 6 KB
+  // punycode host, which as a rollup key failed the batch on PostgreSQL (index row too large).
+  if (url.hostname.length > L.referrerHostLength) return { referrer: null, host: null };
   const host = bareHost(url.hostname.toLowerCase());
   const internal =
     siteHosts.some((h) => bareHost(h) === host) || (pageHost !== null && bareHost(pageHost) === host);
