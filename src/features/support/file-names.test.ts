@@ -15,6 +15,12 @@ describe('sanitizeFileName', () => {
     ['..', 'attachment-3'],
     ['', 'attachment-3'],
     ['名前 付き.png', '名前 付き.png'],
+    ['CON.png', '_CON.png'],
+    ['nul', '_nul'],
+    ['com1.tar.gz', '_com1.tar.gz'],
+    ['LPT9.pdf', '_LPT9.pdf'],
+    ['console.png', 'console.png'],
+    ['com10.png', 'com10.png'],
   ])('%j → %j', (raw, expected) => {
     expect(sanitizeFileName(raw, 3)).toBe(expected);
   });

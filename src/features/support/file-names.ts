@@ -4,7 +4,8 @@ import { UPLOAD_LIMITS } from './limits.ts';
  * A client's file name made safe to store and to put in an e-mail header: only the last path segment
  * (no `../`, no `C:\`), no control or bidi-override characters, none of `<>:"/\|?*`, no leading dots,
  * at most UPLOAD_LIMITS.maxFileNameLength characters (the extension kept). An empty result becomes
- * `attachment-<n>`. The name is metadata only: nothing is ever written to disk under it.
+ * `attachment-<n>`; a Windows device name (`CON.png`, `com1.txt`), which the support team could not
+ * save on Windows, gets a leading `_`. The name is metadata only: nothing is ever written to disk under it.
  */
 export function sanitizeFileName(raw: string, position: number): string {
   const lastSegment = raw.normalize('NFC').split(/[/\\]/).pop() ?? '';
@@ -16,6 +17,7 @@ export function sanitizeFileName(raw: string, position: number): string {
     .replace(/^[.\s]+/, '')
     .replace(/[.\s]+$/, '');
   if (name === '') name = `attachment-${position}`;
+  if (WINDOWS_DEVICE.test(name)) name = `_${name}`;
   const max = UPLOAD_LIMITS.maxFileNameLength;
   if ([...name].length > max) {
     const dot = name.lastIndexOf('.');
@@ -24,6 +26,9 @@ export function sanitizeFileName(raw: string, position: number): string {
   }
   return name;
 }
+
+/** Reserved by Windows whatever the extension: `CON`, `nul.txt`, `COM1.tar.gz`. */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
 
 /** Appends the detected type's extension when the name does not already end with an allowed one. */
 export function withExtension(name: string, allowed: readonly string[]): string {

@@ -70,7 +70,7 @@ function isPlainText(bytes: Buffer): boolean {
  * counts as a part), a file over the per-file size or files over the total (413), a file whose bytes
  * are not an allowed type (415), too many or too long fields (400), a body that stalls or never ends
  * (408), a body over MAX_TICKET_BODY_BYTES, declared or counted as it arrives (413), an `attachments`
- * part with bytes but an empty file name, or a part busboy could not read and dropped (400). The first
+ * part with bytes but no file name, or a part busboy could not read and dropped (400). The first
  * violation ends the read at once; nothing has been stored at that point. Errors carry
  * `Connection: close` because the unread rest of the body makes the connection unusable.
  */
@@ -120,6 +120,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     throw new ApiError('VALIDATION_ERROR', 'The multipart body is malformed (no usable boundary).');
   }
   const malformed = () => fail('VALIDATION_ERROR', 'The multipart body is malformed or incomplete.');
+  const unnamed = () => fail('VALIDATION_ERROR', `${fileField}: each part must be a file with a file name.`);
   const setFailure = (error: ApiError) => {
     failure ??= error;
   };
@@ -130,7 +131,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     // declared application/octet-stream: its bytes would be lost.
     if (name === fileField) {
       if (value === '' && !info.valueTruncated) return; // nothing to lose: like an empty file input
-      return setFailure(fail('VALIDATION_ERROR', `${fileField}: each part must be a file with a file name.`));
+      return setFailure(unnamed());
     }
     if (info.nameTruncated || info.valueTruncated) {
       return setFailure(fail('VALIDATION_ERROR', `${name}: the field is too long.`));
@@ -176,6 +177,10 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     stream.on('data', (chunk: Buffer) => {
       if (failure) return;
       if (position === 0 && chunk.length > 0) {
+        // Declared application/octet-stream, a part without a file name (empty or missing) is a file
+        // to busboy, with `filename` undefined: the same rule as for the text-field reading above. A
+        // name that busboy's basename emptied (`..`, `dir/`) is '' and gets `attachment-<n>`.
+        if (info.filename === undefined) return setFailure(unnamed());
         position = ++fileCount;
         if (fileCount > UPLOAD_LIMITS.maxFiles) {
           setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`));

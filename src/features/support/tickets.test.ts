@@ -493,6 +493,28 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
     }
     await expectNothingStored(before);
 
+    // Declared application/octet-stream, busboy reads the same part as a file without a name: the
+    // rule is the same, whether the name is empty or missing.
+    for (const disposition of ['filename=""', '']) {
+      const { body, contentType } = await withRawParts(ticketForm(), [
+        {
+          headers:
+            `Content-Disposition: form-data; name="attachments"${disposition ? `; ${disposition}` : ''}\r\n` +
+            'Content-Type: application/octet-stream',
+          bytes: SAMPLE_FILES.png,
+        },
+      ]);
+      const res = await postRaw(body, contentType);
+      expect(res.status, disposition).toBe(400);
+      expect(((await res.json()) as ErrorBody).error).toEqual(
+        expect.objectContaining({
+          code: 'VALIDATION_ERROR',
+          message: 'attachments: each part must be a file with a file name.',
+        }),
+      );
+    }
+    await expectNothingStored(before);
+
     // One with no bytes loses nothing: ignored like a browser's empty file input, whatever its type.
     const empty = await withRawParts(ticketForm(), [
       {
