@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../testing/chromium.ts';
 import { startTestServer } from '../../testing/test-app.ts';
 import { saveContact } from '../contact/store.ts';
 import {
@@ -22,22 +23,12 @@ import {
  * Screenshots go to ADMIN_SCREENSHOT_DIR (`ADMIN_SCREENSHOT_DIR=docs npx vitest run admin.browser`
  * refreshes the ones in docs/), otherwise to a temporary folder.
  */
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const SHOTS = resolve(process.env.ADMIN_SCREENSHOT_DIR ?? join(tmpdir(), 'admin-screenshots'));
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const UI_TIMEOUT = 15_000;
 
-if (!existsSync(CHROME))
-  console.warn(`Admin browser tests skipped: no Chromium at ${CHROME} (set CHROME_PATH).`);
+warnIfNoChromium('Admin browser tests');
 
-describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(!HAS_CHROMIUM)('admin dashboard in Chromium', { timeout: 60_000 }, () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let browser: Browser;
   let context: BrowserContext;
@@ -134,7 +125,7 @@ describe.skipIf(!existsSync(CHROME))('admin dashboard in Chromium', { timeout: 6
     await contact(1, 'Opening hours', 'Do you work on Saturdays?');
     await contact(2, XSS_COMPANY, `${XSS_NAME} pay \u202Egnp.exe`);
 
-    browser = await chromium.launch({ executablePath: CHROME, args: ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({
       viewport: { width: 1280, height: 860 },
       locale: 'en-GB',

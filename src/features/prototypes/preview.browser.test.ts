@@ -1,20 +1,10 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../testing/chromium.ts';
 import { startTestServer } from '../../testing/test-app.ts';
 import { errorPayload } from './generation.ts';
 import { failAttempt, startAttempt } from './store.ts';
 import { createLead, gatedGenerator, post } from './test-support.ts';
-
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** Console errors and page errors: a CSP violation (an inline script or style) shows up here. */
 function watchErrors(page: Page): string[] {
@@ -26,7 +16,9 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the preview page in Chromium', () => {
+warnIfNoChromium('Preview browser tests');
+
+describe.skipIf(!HAS_CHROMIUM)('the preview page in Chromium', () => {
   const gate = gatedGenerator();
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let browser: Browser;
@@ -39,7 +31,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the preview page in Chromium', () => {
       env: { TRUST_PROXY: 'xff' },
       overrides: { prototypeGenerator: gate.generator },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     gate.open();

@@ -5,7 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+// A docs tool, launched like the browser tests launch Chromium.
+import { launchChromium } from '../../testing/chromium.ts';
 import { renderBuiltinPrototype } from './builtin/builtin-generator.ts';
 import type { PrototypeBrief } from './types.ts';
 
@@ -38,15 +39,6 @@ export const SAMPLE_BRIEFS: Record<string, PrototypeBrief> = {
   },
 };
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 async function main() {
   const [outDir = 'docs', kind, style, industry, language] = process.argv.slice(2);
   mkdirSync(outDir, { recursive: true });
@@ -64,10 +56,7 @@ async function main() {
         ],
       ]
     : Object.entries(SAMPLE_BRIEFS);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     for (const [name, brief] of briefs) {
       const html = renderBuiltinPrototype(brief);
