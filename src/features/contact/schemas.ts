@@ -48,7 +48,7 @@ export const ContactListQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .openapi({
-      description: `\`true\`: every submission, newest first, in pages of ${L.list.allCap} (\`limit\` ignored; \`page\` reaches past the first ${L.list.allCap}).`,
+      description: `\`true\`: every submission, newest first, in pages of ${L.list.allCap} (a given \`limit\` is still checked, then not used; \`page\` reaches past the first ${L.list.allCap}).`,
     }),
 });
 
