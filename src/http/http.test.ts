@@ -121,6 +121,26 @@ describe('CORS', () => {
     expect(other.headers.get('vary')).toContain('Origin');
   });
 
+  it('allows credentials on the analytics track path only (sendBeacon of a JSON Blob), never elsewhere', async () => {
+    const preflight = (path: string) =>
+      get(path, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://agency.example', 'Access-Control-Request-Method': 'POST' },
+      });
+    const track = await preflight('/api/analytics/track');
+    expect(track.status).toBe(204);
+    expect(track.headers.get('access-control-allow-origin')).toBe('https://agency.example');
+    expect(track.headers.get('access-control-allow-credentials')).toBe('true');
+    for (const path of ['/api/contact', '/api/leads', '/api/ai/recommend-plan', '/api/support/send']) {
+      expect((await preflight(path)).headers.get('access-control-allow-credentials'), path).toBeNull();
+    }
+    const other = await get('/api/analytics/track', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('answers preflights with 204, 405 for a method the path lacks, 404 for unknown paths', async () => {
     const ok = await get('/test/echo', {
       method: 'OPTIONS',
@@ -259,31 +279,32 @@ describe('JSON bodies', () => {
     expectEnvelope(await res.json(), 'PAYLOAD_TOO_LARGE');
   });
 
-  it('cuts a chunked body at the limit without buffering all of it', async () => {
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    let sent = 0;
-    const status = await new Promise<number>((resolve, reject) => {
+  it('cuts a chunked body at the limit while it streams, without waiting for its end', async () => {
+    // One byte past the limit and never ended: a 413 can only come from counting as the body arrives.
+    // (A client still writing while the server answers and closes would race that close with an EPIPE.)
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
         `${ctx.url}/test/echo`,
         { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
         (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (part: string) => {
+            text += part;
+          });
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body: text });
+            req.destroy();
+          });
         },
       );
       req.on('error', reject);
-      const pump = () => {
-        // Up to 64 MiB offered; the server answers long before.
-        while (sent < 64 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once('drain', pump);
-        }
-        req.end();
-      };
-      pump();
+      for (let sent = 0; sent < LIMITS.jsonBodyBytes; sent += chunk.length) req.write(chunk);
+      req.write('a');
     });
     expect(status).toBe(413);
-    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    expectEnvelope(JSON.parse(body), 'PAYLOAD_TOO_LARGE');
     expect((await get('/health')).status).toBe(200);
   });
 });
