@@ -52,13 +52,19 @@ function toSqliteValue(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
-/** Opens a SQLite file (or `:memory:`) with WAL, foreign keys and a busy timeout. */
+/** Opens a SQLite file (or `:memory:`) with WAL, foreign keys, a busy timeout and a Unicode `lower()`. */
 export function openSqlite(path: string): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
+  // SQLite's own lower() folds ASCII only ("ÁLVARO" stays "Álvaro"); PostgreSQL's folds every letter.
+  // JavaScript's folding makes case-insensitive matches agree on both engines.
+  db.function('lower', { deterministic: true }, (value) => {
+    if (typeof value === 'string') return value.toLowerCase();
+    return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+  });
   return db;
 }
 

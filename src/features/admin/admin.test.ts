@@ -241,6 +241,28 @@ describe.each(engines)('admin API on %s', (engine) => {
       expect((await getJson('/admin/api/leads?q=nobody-like-this')).total).toBe(0);
     });
 
+    it('ignores the case of accented letters too: as stored, in capitals, in small letters', async () => {
+      // SQLite's own lower() folds ASCII only: "ÁLVARO" stays "Álvaro" there, so a search lower-cased in
+      // JavaScript ("álvaro") missed the lead even when typed exactly as stored.
+      const id = await insertTestLead(ctx.deps.db, {
+        name: 'ÁLVARO NÚÑEZ',
+        email: 'alvaro@tilde.example',
+        company: 'ÑANDÚ Ltda',
+        createdAt: BASE - DAY,
+      });
+      try {
+        const search = async (q: string) =>
+          names(await getJson(`/admin/api/leads?q=${encodeURIComponent(q)}`));
+        expect(await search('ÁLVARO NÚÑEZ')).toEqual(['ÁLVARO NÚÑEZ']);
+        expect(await search('ÑANDÚ')).toEqual(['ÁLVARO NÚÑEZ']);
+        expect(await search('álvaro núñez')).toEqual(['ÁLVARO NÚÑEZ']);
+        expect(await search('ñandú')).toEqual(['ÁLVARO NÚÑEZ']);
+        expect(await search('ANA GARCÍA')).toEqual(['Ana García']);
+      } finally {
+        await ctx.deps.db.deleteFrom('leads').where('id', '=', id).execute();
+      }
+    });
+
     it('filters by a date range: dates are whole UTC days, date-times exact', async () => {
       expect(names(await getJson('/admin/api/leads?from=2026-10-02&to=2026-10-03'))).toEqual([
         'Carla Vendor',
@@ -253,6 +275,12 @@ describe.each(engines)('admin API on %s', (engine) => {
       expect(
         names(await getJson('/admin/api/leads?from=2026-10-02T10:00:00%2B02:00&to=2026-10-02T12:00:00Z')),
       ).toEqual(['bob smith']);
+    });
+
+    it('a date-time from and a date to on the same day: to still includes that whole day', async () => {
+      expect(names(await getJson('/admin/api/leads?from=2026-10-02T10:00:00Z&to=2026-10-02'))).toEqual([
+        'bob smith',
+      ]);
     });
 
     it('sorts by name, company and status in both directions', async () => {
@@ -283,6 +311,8 @@ describe.each(engines)('admin API on %s', (engine) => {
       ['classification=lead,nope', 'classification'],
       ['from=2026-13-01', 'from'],
       ['from=2026-02-30', 'from'],
+      ['from=2026-02-30T10:00:00Z', 'from'],
+      ['to=2026-04-31T23:00%2B02:00', 'to'],
       ['to=yesterday', 'to'],
       ['from=2026-10-05&to=2026-10-01', 'from'],
       ['sort=password', 'sort'],

@@ -68,7 +68,8 @@ function applyFilter<O>(
   const text = filter.q?.trim();
   if (text) {
     const pattern = likePattern(text);
-    // lower() on both sides: SQLite's LIKE and PostgreSQL's differ in case rules; this agrees on both.
+    // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only; lower()
+    // folds every letter on both (src/db/node-sqlite-dialect.ts gives SQLite a Unicode one).
     q = q.where((eb) =>
       eb.or([
         eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),

@@ -53,8 +53,12 @@ const instant = (name: string, description: string) =>
         const ms = Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]));
         if (new Date(ms).toISOString().slice(0, 10) === value) return { ms, dateOnly: true };
       } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) {
+        // Date.parse rolls an impossible day over (2026-02-30T10:00Z is 2 March): check the day first.
+        const day = Date.parse(`${value.slice(0, 10)}T00:00:00Z`);
+        const realDay =
+          Number.isFinite(day) && new Date(day).toISOString().slice(0, 10) === value.slice(0, 10);
         const ms = Date.parse(value);
-        if (Number.isFinite(ms)) return { ms, dateOnly: false };
+        if (realDay && Number.isFinite(ms)) return { ms, dateOnly: false };
       }
       ctx.addIssue({
         code: 'custom',
@@ -103,7 +107,9 @@ export const AdminLeadsQuery = z
     limit: limitParam(ADMIN_PAGE.maxLimit, ADMIN_PAGE.defaultLimit),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && q.from.ms > q.to.ms) {
+    // A date `to` includes its whole UTC day, so a date-time `from` later that day is still in range.
+    const toEnd = q.to && (q.to.dateOnly ? q.to.ms + 86_400_000 - 1 : q.to.ms);
+    if (q.from && toEnd !== undefined && q.from.ms > toEnd) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
     }
   });
