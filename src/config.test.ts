@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, secretValues } from './config.ts';
 
 function refusal(env: Record<string, string>): ConfigError {
   try {
@@ -73,6 +73,7 @@ describe('configuration', () => {
     [{ MAIL_FROM: 'Agency <not-an-email>' }, 'MAIL_FROM'],
     [{ MAIL_FROM: 'Agency hello@agency.example' }, 'MAIL_FROM'],
     [{ CRM_BCC_EMAIL: 'nope' }, 'CRM_BCC_EMAIL'],
+    [{ SMTP_URL: 'smtp://mailer:50%off@smtp.example:587' }, 'SMTP_URL'],
     [{ FETCH_ALLOW_HOSTS: 'http://x/' }, 'FETCH_ALLOW_HOSTS'],
     [{ FETCH_ALLOW_HOSTS: 'ok.test, localhost:8080' }, 'FETCH_ALLOW_HOSTS'],
     [{ FETCH_ALLOW_HOSTS: 'intranet/path' }, 'FETCH_ALLOW_HOSTS'],
@@ -81,6 +82,11 @@ describe('configuration', () => {
     const error = refusal(env);
     expect(error.variable).toBe(variable);
     expect(error.message.startsWith(variable)).toBe(true);
+  });
+
+  it('reads an SMTP_URL password that is percent-encoded (a bare % is refused above)', () => {
+    const config = loadConfig({ SMTP_URL: 'smtp://mailer:50%25off@smtp.example:587' });
+    expect(secretValues(config)).toContain('50%off');
   });
 
   it('treats an empty or blank enum-like variable as unset', () => {

@@ -61,6 +61,18 @@ const HOST_NAME =
   /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
 const isHostEntry = (h: string) => HOST_NAME.test(h) || isIPv6(h.replace(/^\[(.*)\]$/, '$1'));
 
+/** A URL's user and password are read with decodeURIComponent, which throws on a stray `%`. */
+function hasDecodableCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const flag = (fallback: boolean) =>
   optionalString.transform((v) => (v === undefined ? fallback : v.toLowerCase() !== 'false'));
 
@@ -95,7 +107,9 @@ export const envSchema = z.object({
   CAPTCHA_DISABLED: optionalString.transform((v) => v?.toLowerCase() === 'true'),
   PIPEDRIVE_API_TOKEN: optionalString,
   PIPEDRIVE_API_URL: urlWithDefault('https://api.pipedrive.com'),
-  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']).refine((v) => v === undefined || hasDecodableCredentials(v), {
+    message: 'must percent-encode reserved characters (such as %, @, :) in its user and password',
+  }),
   MAIL_FROM: optionalString
     .refine((v) => v === undefined || isMailbox(v), {
       message: 'must be an e-mail address or Name <address>',
