@@ -78,7 +78,8 @@ const STEP_VALUES: Record<Lang, Record<string, string>> = {
 };
 
 function stepValue(value: string, lang: Lang): string {
-  return STEP_VALUES[lang][value] ?? humanize(value);
+  // Own keys only: a trusted value such as `constructor` must not be read off Object.prototype.
+  return Object.hasOwn(STEP_VALUES[lang], value) ? STEP_VALUES[lang][value]! : humanize(value);
 }
 
 /** `build-website` → `Build website`, `realEstate` → `Real estate`. */
@@ -86,6 +87,7 @@ function humanize(value: string): string {
   const spaced = value
     .replace(/[-_]+/g, ' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
     .toLowerCase();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
 import { testEngines } from '../../testing/database.ts';
+import { sendJson, startStandIn } from '../../testing/stand-in.ts';
 import type { TestContext } from '../../testing/test-app.ts';
 import { END_USER_IP_HEADER, LEAD_LIMITS } from './limits.ts';
 import { getLead } from './store.ts';
@@ -457,6 +458,23 @@ describe.each(engines)('filter switches on %s', (engine) => {
       expect(list.total).toBe(0);
     } finally {
       await ctx.close();
+    }
+  });
+
+  it('a siteverify answer that is not a JSON object → 502, not a 500', async () => {
+    const siteverify = await startStandIn((_req, res) => sendJson(res, 200, null));
+    const ctx = await leadsApp(engine, {
+      CAPTCHA_SECRET: 's',
+      CAPTCHA_VERIFY_URL: `${siteverify.url}/siteverify`,
+      TRUST_PROXY: 'xff',
+    });
+    try {
+      const res = await postLead(ctx, submission({ recaptchaToken: 'ok-token' }));
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('EXTERNAL_SERVICE_ERROR');
+    } finally {
+      await ctx.close();
+      await siteverify.close();
     }
   });
 });

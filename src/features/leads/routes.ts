@@ -102,7 +102,8 @@ const lookupRoute = createRoute({
   summary: 'Find a lead by e-mail and report the monthly prototype usage',
   description:
     'Requires `X-Chat-Api-Key`. The e-mail is trimmed and compared case-insensitively. Usage is the ' +
-    "stricter of the caller's IP bucket and the e-mail bucket, per kind, for the current UTC month.",
+    "stricter of the visitor's IP bucket (the IP named in `X-End-User-IP`, else the one stored with the " +
+    'lead) and the e-mail bucket, per kind, for the current UTC month.',
   middleware: [requireHeaderSecret('X-Chat-Api-Key', (config) => config.secrets.chat)] as const,
   security: [{ ChatApiKey: [] }],
   request: { query: LookupQuery },

@@ -57,7 +57,16 @@ export class SiteverifyClient implements CaptchaVerifier {
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
       if (!res.ok) return { ok: false, reason: 'unavailable', detail: `siteverify answered ${res.status}` };
-      body = (await res.json()) as typeof body;
+      const answer: unknown = await res.json();
+      // `null`, an array or a bare value is not a siteverify answer: the service is at fault, not the token.
+      if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+        return {
+          ok: false,
+          reason: 'unavailable',
+          detail: 'siteverify answered something other than an object',
+        };
+      }
+      body = answer as typeof body;
     } catch (error) {
       return {
         ok: false,
