@@ -37,7 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The spec's `leadByEmail:` index: e-mails are stored trimmed and lower-cased.
   await db.schema.createIndex('leads_email_idx').on('leads').columns(['email', 'created_at']).execute();
   await db.schema.createIndex('leads_created_idx').on('leads').columns(['created_at', 'id']).execute();
-  // Duplicate submissions (a double-click) collide here; see features/leads/dedupe.
+  // Duplicate submissions (a double-click) collide here; see submissionKey in features/leads/submit.ts.
   await db.schema.createIndex('leads_submission_idx').on('leads').column('submission_key').unique().execute();
 
   await db.schema
