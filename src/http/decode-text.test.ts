@@ -23,6 +23,15 @@ describe('decoding text in its own encoding', () => {
     expect(await decodeMarkup(Buffer.from('<p>año</p>'), null)).toBe('<p>año</p>');
   });
 
+  it('markup: a charset the decoder lacks (x-user-defined), in the header or the document, is ignored', async () => {
+    const page = '<p>plain</p>';
+    expect(await decodeMarkup(Buffer.from(page), 'text/html; charset=x-user-defined')).toBe(page);
+    const declared = `<?xml version="1.0" encoding="x-user-defined"?>${page}`;
+    expect(await decodeMarkup(Buffer.from(declared), 'text/html')).toBe(declared);
+    const both = latin1('<meta charset="x-user-defined"><p>a\xf1o</p>');
+    expect(await decodeMarkup(both, 'text/html; charset=iso-8859-1')).toContain('<p>año</p>');
+  });
+
   it('binary: a NUL byte near the start, unless a UTF-16 byte-order mark explains it', () => {
     expect(looksBinary(Buffer.from([0x25, 0x50, 0x44, 0x46, 0]))).toBe(true);
     expect(looksBinary(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a', 'utf16le')]))).toBe(false);

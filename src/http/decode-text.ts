@@ -27,7 +27,14 @@ export async function decodeMarkup(bytes: Uint8Array, contentType?: string | nul
   const { decodeBuffer } = await import('encoding-sniffer');
   const transport = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return decodeBuffer(buffer, { defaultEncoding: 'utf-8', transportLayerEncodingLabel: transport });
+  // A label the WHATWG list knows but iconv-lite lacks (`x-user-defined`) makes the decoder throw: it is
+  // then ignored, as an unknown label is: the header's first, then the document's own, leaving UTF-8.
+  for (const transportLayerEncodingLabel of [transport, undefined]) {
+    try {
+      return decodeBuffer(buffer, { defaultEncoding: 'utf-8', transportLayerEncodingLabel });
+    } catch {}
+  }
+  return new TextDecoder().decode(buffer);
 }
 
 /**

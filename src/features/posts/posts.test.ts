@@ -13,7 +13,8 @@ const ORIGIN = 'https://agency.example';
 const SECRET = 'cache-secret-for-tests';
 
 /** A WordPress REST API stand-in (wp-json/wp/v2) whose behaviour each test can switch. */
-let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' | 'bad-param-markup' = 'ok';
+let mode: 'ok' | 'down' | 'challenge' | 'html403' | 'bad-param' | 'bad-param-markup' | 'bom' | 'unpublished' =
+  'ok';
 function wordpress(req: { url: string }, res: import('node:http').ServerResponse) {
   const url = new URL(req.url, 'http://wp');
   const path = url.pathname.replace('/wp-json/wp/v2', '');
@@ -30,6 +31,27 @@ function wordpress(req: { url: string }, res: import('node:http').ServerResponse
   }
   if (mode === 'bad-param') {
     return sendJson(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page' });
+  }
+  if (mode === 'unpublished') {
+    // Post 11 was unpublished and author 3 has no published post left: WordPress answers 401 to a
+    // visitor (rest_authorization_required_code) for both.
+    if (path === '/posts/11')
+      return sendJson(res, 401, {
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+      });
+    if (path === '/users/3')
+      return sendJson(res, 401, {
+        code: 'rest_user_cannot_view',
+        message: 'Sorry, you are not allowed to list users.',
+      });
+    return sendJson(res, 500, { code: 'internal', message: 'db down' });
+  }
+  if (mode === 'bom') {
+    // A plugin or theme file saved with a byte-order mark prints it before WordPress's JSON.
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', 'x-wp-total': '42' });
+    res.end(`\uFEFF${JSON.stringify(POSTS)}`);
+    return;
   }
   if (mode === 'bad-param-markup') {
     // A run of `<` with no `>`: stripping tags with `<[^>]*>` took over a minute on this.
@@ -198,6 +220,15 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect(sent().getAll('page')).toEqual(['2', '1']);
     expect((await get('/api/posts?page=1&page=2&per_page=11')).headers.get('x-cache')).toBe('MISS');
     expect(sent().getAll('page')).toEqual(['1', '2']);
+
+    // `name` and `name[]` are one PHP variable (the last one wins): their order is kept as well.
+    const sentQuery = () => new URL(upstream().at(-1)!, 'http://wp').search;
+    await get('/api/posts?categories[]=2&categories=1&per_page=12');
+    expect(sentQuery()).toBe('?categories%5B%5D=2&categories=1&per_page=12');
+    expect((await get('/api/posts?categories=1&categories[]=2&per_page=12')).headers.get('x-cache')).toBe(
+      'MISS',
+    );
+    expect(sentQuery()).toBe('?categories=1&categories%5B%5D=2&per_page=12');
   });
 
   it('keeps _embed and _fields in the cache key', async () => {
@@ -339,6 +370,24 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect((await get('/api/posts/abc')).status).toBe(404);
   });
 
+  it('answers 404 for a post or author the public may no longer read, and never serves its stale copy', async () => {
+    mode = 'ok';
+    expect((await get('/api/posts/11')).status).toBe(200);
+    expect((await get('/api/posts/author/3')).status).toBe(200);
+    mode = 'unpublished';
+    const post = await get('/api/posts/11?cache=false');
+    const author = await get('/api/posts/author/3?cache=false');
+    mode = 'ok';
+    expect(post.status).toBe(404);
+    expect((await post.json()).error).toMatchObject({ code: 'NOT_FOUND', message: 'No post with id 11.' });
+    expect(author.status).toBe(404);
+    // The copy from before is gone: WordPress failing later does not bring the post back.
+    mode = 'down';
+    const later = await get('/api/posts/11');
+    mode = 'ok';
+    expect(later.status).toBe(502);
+  });
+
   it('passes a WordPress 400 on as 400 VALIDATION_ERROR', async () => {
     mode = 'bad-param';
     const res = await get('/api/posts?per_page=1000');
@@ -355,6 +404,17 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect((await res.json()).error.message).toMatch(
       /rejected the query: Invalid parameter\(s\): per_page <+$/,
     );
+  });
+
+  it('accepts a WordPress answer that starts with a byte-order mark, and sends it on without one', async () => {
+    mode = 'bom';
+    const res = await get('/api/posts?per_page=7');
+    mode = 'ok';
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-wp-total')).toBe('42');
+    const text = await res.text();
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+    expect(JSON.parse(text)).toEqual(POSTS);
   });
 
   it('serves a stale copy when WordPress fails, and 502 when there is none', async () => {

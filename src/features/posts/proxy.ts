@@ -99,8 +99,9 @@ export function upstreamParams(request: ProxyRequest): { params: URLSearchParams
   // Sorted by name, so the same question in another order shares one cache entry. The sort is stable
   // and values are not compared: the values of one name keep the caller's order, which WordPress
   // reads (`include[]` under `orderby=include`; the last `page` wins), so another order is another
-  // question.
-  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // question. `name` and `name[]` are one PHP variable, so they sort as one name.
+  const base = (name: string) => (name.endsWith('[]') ? name.slice(0, -2) : name);
+  params.sort(([a], [b]) => (base(a) < base(b) ? -1 : base(a) > base(b) ? 1 : 0));
   return { params: new URLSearchParams(params), bypass };
 }
 
@@ -218,7 +219,13 @@ async function fetchUpstream(
         ),
     );
   }
-  if (response.status === 404 && request.notFound) throw new ApiError('NOT_FOUND', request.notFound);
+  // An item the public may not read (a draft, a post taken down, a user with no published post) is
+  // 401 from WordPress to a visitor, a deleted one 404 or 410: all not found here, and the copy cached
+  // before is dropped so a later WordPress failure cannot serve it as stale.
+  if (request.notFound && [401, 404, 410].includes(response.status)) {
+    if (owns()) await ctx.cache.delete(key);
+    throw new ApiError('NOT_FOUND', request.notFound);
+  }
   if (response.status === 400) {
     throw new ApiError(
       'VALIDATION_ERROR',

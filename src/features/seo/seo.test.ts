@@ -123,6 +123,15 @@ beforeAll(async () => {
           'latin1',
         ),
       );
+    } else if (path === '/undecodable-charset') {
+      // A label the WHATWG list knows but the decoder lacks: the page is still plain ASCII HTML.
+      res.writeHead(200, { 'content-type': 'text/html; charset=x-user-defined' });
+      res.end(goodPage(base).replace('<meta charset="utf-8">', ''));
+    } else if (path === '/undecodable-declaration') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<?xml version="1.0" encoding="x-user-defined"?>${goodPage(base).replace('<meta charset="utf-8">', '')}`,
+      );
     } else if (path === '/punctuated-links') {
       html(PUNCTUATED_LINKS_PAGE);
     } else if (path === '/giant') {
@@ -283,6 +292,15 @@ describe('SEO bad input', () => {
     const latin1 = await analyze(`${base}/latin1`);
     expect(latin1.body.page.title).toContain('Diseño web en España');
   });
+
+  it.each([['/undecodable-charset'], ['/undecodable-declaration']])(
+    'reads a page (%s) whose declared charset the decoder cannot decode',
+    async (path) => {
+      const { status, body } = await analyze(`${base}${path}`);
+      expect(status).toBe(200);
+      expect(body.page.title).toBe('Fast websites for growing companies | Agency');
+    },
+  );
 
   it("max-image-preview:none and another crawler's noindex do not block indexing", async () => {
     const { body } = await analyze(`${base}/image-preview`);

@@ -336,6 +336,15 @@ describe('pinning, redirects and bounds', () => {
     ).toBe('timeout');
   });
 
+  it('pins an IPv4-mapped answer as IPv4 (a socket given an IPv4 address as family 6 fails)', async () => {
+    const f = new SafeFetcher({ resolve: fakeDns({ 'mapped.test': ['::ffff:93.184.215.14'] }) });
+    expect(await f.check('http://mapped.test/')).toMatchObject({ address: '93.184.215.14', family: 4 });
+    expect(f.checkStatic('http://[::ffff:93.184.215.14]/').target).toMatchObject({
+      address: '93.184.215.14',
+      family: 4,
+    });
+  });
+
   it('reports an unresolvable name as a dns failure', async () => {
     expect((await refusal(allowed().fetch('http://nowhere.test/'))).reason).toBe('dns');
   });

@@ -186,7 +186,7 @@ export class SafeFetcher {
       if (!verdict.allowed && !allowListed)
         throw new SafeFetchError('blocked_address', blockedMessage(verdict.reason));
       const address = verdict.allowed ? verdict.address : host.address.toString();
-      const family = host.address.kind() === 'ipv4' ? 4 : 6;
+      const family = familyOf(address);
       return { url, allowListed, target: { url, address, family, allowListed }, name: null };
     }
     if (!allowListed && isLocalName(host.name)) {
@@ -220,12 +220,10 @@ export class SafeFetcher {
     }
     const first = addresses[0]!;
     const verdict = verdicts[0]!;
-    return {
-      url,
-      address: verdict.allowed ? verdict.address : first.address,
-      family: first.family === 6 ? 6 : 4,
-      allowListed,
-    };
+    // An IPv4-mapped answer (`::ffff:a.b.c.d`) is pinned as the IPv4 address it was judged by, so the
+    // family is that address's, not the answer's: a socket given an IPv4 address as family 6 fails.
+    const address = verdict.allowed ? verdict.address : first.address;
+    return { url, address, family: familyOf(address), allowListed };
   }
 
   /** Fetches a visitor-given URL under every rule above. */
@@ -340,6 +338,10 @@ export class SafeFetcher {
       void agent.destroy().catch(() => {});
     }
   }
+}
+
+function familyOf(address: string): 4 | 6 {
+  return address.includes(':') ? 6 : 4;
 }
 
 /** A socket `lookup` that answers every name with the one address checked beforehand. */

@@ -80,5 +80,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // TextDecoder drops a leading byte-order mark (a plugin file saved with one prints it before the
+  // JSON), as fetch's `json()` in WordPress's own clients does; JSON.parse would refuse it.
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
