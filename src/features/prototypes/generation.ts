@@ -23,6 +23,7 @@ import {
   failAttempt,
   generationRequest,
   heartbeat,
+  isStale,
   latestAttempt,
   recordProgress,
   seqBeforeAttempt,
@@ -238,7 +239,7 @@ export async function runAttempt(
       log.error({ err: e }, 'could not record the failed attempt');
       return false;
     });
-    if (final) await finalizeFailure(ctx, lead.id, { appendEvent: !recorded });
+    if (final) await finalizeFailure(ctx, lead.id, { appendEvent: !recorded, attemptId: attempt.id });
     else if (policy === 'background' || policy === 'blocking' || handedOver) {
       // A queue run handed over gets a fresh job: a shutdown does not use up the job's attempts.
       await enqueueRetry(ctx, lead.id, attempt.id, 'retry');
@@ -302,18 +303,28 @@ export async function enqueueRetry(
 /**
  * The end of the road for a generation: the lead is `failed`, its quota released, and streams get a
  * final `error` event. Idempotent (the queue's onDead may call it after a final attempt did).
+ * `attemptId`: the attempt that failed, when known; any other one running fresh is left alone.
  */
 export async function finalizeFailure(
   ctx: PrototypeContext,
   leadId: string,
-  options: { appendEvent?: boolean } = {},
+  options: { appendEvent?: boolean; attemptId?: string } = {},
 ): Promise<void> {
+  const latest = await latestAttempt(ctx.db, leadId);
+  // Another fresh running attempt is a restart asked for since (a trigger, a stream; e.g. before the
+  // queue's onDead came): not this failure's to end. Its own run and watchdog see it through.
+  if (
+    latest?.status === 'generating' &&
+    latest.id !== options.attemptId &&
+    !isStale(latest, Date.now(), limitsOf(ctx).staleAfterMs)
+  ) {
+    return;
+  }
   const lead = await ctx.leads.get(leadId);
   if (lead && lead.status === 'generating') {
     await ctx.leads.setStatus(leadId, 'failed');
     await ctx.leads.release(leadId, await completedStarts(ctx.db, leadId));
   }
-  const latest = await latestAttempt(ctx.db, leadId);
   if (!latest) return;
   const language = lead?.language ?? latest.language;
   if (latest.status === 'generating') {

@@ -90,7 +90,9 @@ const generateRoute = createRoute({
   summary: 'Generate the prototype and wait for it (blocking)',
   description:
     'Like trigger-generation, but the response comes when the generation has finished (or, when one is already ' +
-    'running, when that one finishes). A failure marks the lead `failed` and gives its quota slot back.',
+    'running, when that one finishes; if that one fails with a retry pending, this request takes over). A ' +
+    'failure marks the lead `failed` and gives its quota slot back. Cut short by a shutdown of this instance, ' +
+    'the answer is 502 with `error.status: "generating"`: the generation goes on elsewhere.',
   request: { params: LeadIdParams },
   responses: {
     200: {

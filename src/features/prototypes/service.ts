@@ -8,7 +8,7 @@ import {
   scheduleWatchdog,
 } from './generation.ts';
 import { isRefused, type PrototypeLead, type QuotaDecision } from './lead-port.ts';
-import { type Attempt, attemptById, isStale, latestAttempt } from './store.ts';
+import { type Attempt, attemptById, failedForGood, isStale, latestAttempt } from './store.ts';
 
 /** Why generation cannot start for a lead; the routes map each to an HTTP error. */
 export class PrototypeRefusal extends Error {
@@ -91,11 +91,19 @@ export async function ensureForStream(ctx: PrototypeContext, lead: PrototypeLead
   return attempt;
 }
 
-/** Waits for an attempt (run elsewhere) to finish; null when it went stale or the wait timed out. */
-async function waitFor(ctx: PrototypeContext, attemptId: string, timeoutMs: number): Promise<Attempt | null> {
+/**
+ * Waits for an attempt (run elsewhere) to finish; null when it went stale or the wait timed out,
+ * `shutdown` when this instance stops meanwhile (the attempt goes on where it runs).
+ */
+async function waitFor(
+  ctx: PrototypeContext,
+  attemptId: string,
+  timeoutMs: number,
+): Promise<Attempt | 'shutdown' | null> {
   const deadline = Date.now() + timeoutMs;
   const { staleAfterMs, streamPollMs } = limitsOf(ctx);
   while (Date.now() < deadline) {
+    if (ctx.shutdownSignal?.aborted) return 'shutdown';
     const attempt = await attemptById(ctx.db, attemptId);
     if (!attempt) return null;
     if (attempt.status !== 'generating') return attempt;
@@ -115,6 +123,7 @@ export async function generateNow(
   origin: 'generate' | 'chat',
 ): Promise<RunOutcome> {
   const lead = await eligibleLead(ctx, leadId);
+  let failure: Extract<RunOutcome, { status: 'failed' }> | null = null;
   for (let round = 0; round < 2; round++) {
     const latest = await latestAttempt(ctx.db, leadId);
     let attempt: Attempt | null = running(ctx, latest) ? latest : null;
@@ -129,17 +138,23 @@ export async function generateNow(
       attempt = begun.attempt;
     }
     const finished = await waitFor(ctx, attempt.id, limitsOf(ctx).blockingWaitMs);
+    if (finished === 'shutdown') {
+      const error = 'this instance shut down while waiting';
+      return { status: 'failed', attempt, error, retryable: true, final: false, handedOver: true };
+    }
     if (finished?.status === 'completed') return { status: 'completed', attempt: finished };
     if (finished?.status === 'failed') {
-      return {
-        status: 'failed',
-        attempt: finished,
-        error: finished.error ?? 'failed',
-        retryable: true,
-        final: false,
-      };
+      const error = finished.error ?? 'failed';
+      if (await failedForGood(ctx.db, finished.id)) {
+        return { status: 'failed', attempt: finished, error, retryable: true, final: true };
+      }
+      // A failure PrototypeQueue retries (a background run's, or one a shutdown handed over) is not
+      // the end: the lead still waits for its prototype, so this request carries on with it.
+      failure = { status: 'failed', attempt: finished, error, retryable: true, final: false };
+      if (ctx.shutdownSignal?.aborted) return { ...failure, handedOver: true };
     }
-    // It went stale (its instance died): take over on the next round.
+    // It went stale (its instance died) or failed with a retry pending: take over on the next round.
   }
+  if (failure) return failure;
   throw new Error('the running prototype attempt could not be awaited');
 }

@@ -190,6 +190,20 @@ export async function latestResult(
   };
 }
 
+/**
+ * Whether a failed attempt ended its generation request (an `error` event with `retrying: false`),
+ * rather than leaving it to PrototypeQueue's retry, a takeover or a hand-over.
+ */
+export async function failedForGood(db: DbOrTx, attemptId: string): Promise<boolean> {
+  const errors = await db
+    .selectFrom('prototype_events')
+    .select('data')
+    .where('attempt_id', '=', attemptId)
+    .where('event', '=', 'error')
+    .execute();
+  return errors.some((e) => (JSON.parse(e.data) as { retrying?: boolean }).retrying === false);
+}
+
 export function isStale(attempt: Attempt, now: number, staleAfterMs: number): boolean {
   return (
     attempt.status === 'generating' &&

@@ -1,0 +1,165 @@
+import { type KyselyPlugin, SelectQueryNode } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
+import {
+  PrototypeGenerationError,
+  type PrototypeGenerator,
+} from '../../integrations/prototype-generator/types.ts';
+import { testEngines } from '../../testing/database.ts';
+import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { prototypeContext } from './context.ts';
+import { finalizeFailure, type PrototypeContext } from './generation.ts';
+import { generateNow } from './service.ts';
+import { latestAttempt, startAttempt } from './store.ts';
+import { CHAT_KEY, createLead, eventually, post } from './test-support.ts';
+
+/**
+ * A generator whose first run waits for the test, then fails in a way PrototypeQueue retries; every
+ * later run is the built-in one.
+ */
+function failsOnceWhenReleased() {
+  const inner = new BuiltinPrototypeGenerator();
+  let runs = 0;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const generator: PrototypeGenerator = {
+    name: 'builtin',
+    async generate(brief, options) {
+      if (++runs > 1) return inner.generate(brief, options);
+      await options.onProgress({ step: 'generating', percent: 20 });
+      await released;
+      throw new PrototypeGenerationError('the outside service hiccuped', { retryable: true });
+    },
+  };
+  return { generator, release, runs: () => runs };
+}
+
+/**
+ * The context of one blocking request, with its own database handle that reports when the request
+ * reads the running attempt a second time: it is then waiting for that attempt (deterministic, no
+ * timing).
+ */
+function observedContext(ctx: TestContext, extra: Partial<PrototypeContext> = {}) {
+  let attemptReads = 0;
+  let waiting: () => void = () => {};
+  const isWaiting = new Promise<void>((resolve) => {
+    waiting = resolve;
+  });
+  const observer: KyselyPlugin = {
+    transformQuery({ node }) {
+      if (SelectQueryNode.is(node) && JSON.stringify(node.from).includes('"prototype_attempts"')) {
+        if (++attemptReads === 2) waiting();
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const context: PrototypeContext = {
+    ...prototypeContext(ctx.deps),
+    db: ctx.deps.db.withPlugin(observer),
+    ...extra,
+  };
+  return { context, isWaiting };
+}
+
+describe.each(await testEngines())('blocking generation waiting for a running attempt on %s', (engine) => {
+  const flaky = failsOnceWhenReleased();
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      engine,
+      env: { CHAT_API_SECRET: CHAT_KEY, TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: flaky.generator },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  it('a failure that PrototypeQueue will retry is not reported as the end: the request carries on', async () => {
+    const id = await createLead(ctx.app);
+    expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+    await eventually(async () => (await latestAttempt(ctx.deps.db, id))?.step === 'generating');
+    const { context, isWaiting } = observedContext(ctx);
+    const outcome = generateNow(context, id, 'generate');
+    await isWaiting;
+    flaky.release();
+    // The background run failed with a retry pending (the lead still waits for its prototype); the
+    // blocking request answers the real outcome instead of a failure the lead does not have.
+    expect(await outcome).toMatchObject({ status: 'completed' });
+    await ctx.deps.prototypes.tasks.idle();
+    const lead = (await (await ctx.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } };
+    expect(lead.lead.status).toBe('completed');
+    expect(flaky.runs()).toBe(2);
+  });
+
+  it('a shutdown while waiting for an attempt running elsewhere answers "handed over", not an error', async () => {
+    const id = await createLead(ctx.app);
+    const lead = await ctx.deps.prototypes.leads.get(id);
+    // An attempt another instance is running (fresh heartbeat); this instance is shutting down.
+    await ctx.deps.prototypes.leads.setStatus(id, 'generating');
+    await startAttempt(ctx.deps.db, {
+      leadId: id,
+      kind: lead!.kind!,
+      language: lead!.language,
+      generator: 'builtin',
+      origin: 'trigger',
+      staleAfterMs: 45_000,
+    });
+    const shutdown = new AbortController();
+    shutdown.abort();
+    const { context } = observedContext(ctx, {
+      shutdownSignal: shutdown.signal,
+      limits: { blockingWaitMs: 1_000 },
+    });
+    expect(await generateNow(context, id, 'generate')).toMatchObject({
+      status: 'failed',
+      handedOver: true,
+    });
+    expect((await latestAttempt(ctx.deps.db, id))?.status).toBe('generating');
+  });
+});
+
+describe.each(await testEngines())('the end of a failed generation on %s', (engine) => {
+  const inner = new BuiltinPrototypeGenerator();
+  let runs = 0;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // The first run fails for good; the second (the visitor's retry) waits for the test.
+  const generator: PrototypeGenerator = {
+    name: 'builtin',
+    async generate(brief, options) {
+      if (++runs === 1) throw new PrototypeGenerationError('refused', { retryable: false });
+      await options.onProgress({ step: 'generating', percent: 20 });
+      await released;
+      return inner.generate(brief, options);
+    },
+  };
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      engine,
+      env: { TRUST_PROXY: 'xff' },
+      overrides: { backoffBaseMs: 1, prototypeGenerator: generator },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  it("a late end of the old generation (the queue's onDead) leaves the visitor's fresh restart alone", async () => {
+    const id = await createLead(ctx.app);
+    expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(502);
+    // The visitor presses "Try again": a new attempt runs.
+    expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+    await eventually(async () => (await latestAttempt(ctx.deps.db, id))?.step === 'generating');
+    // What the dead job's onDead does, arriving after the restart.
+    await finalizeFailure(prototypeContext(ctx.deps), id);
+    expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({ attempt: 2, status: 'generating' });
+    expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('generating');
+    release();
+    await ctx.deps.prototypes.tasks.idle();
+    expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({ attempt: 2, status: 'completed' });
+    expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
+  });
+});
