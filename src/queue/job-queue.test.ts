@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createTestDatabase, type TestDatabase, testEngines } from '../testing/database.ts';
-import { BACKOFF_BASE_MS, backoffDelayMs, JobQueue } from './job-queue.ts';
+import { BACKOFF_BASE_MS, backoffDelayMs, type ClaimedJob, JobQueue } from './job-queue.ts';
 import { namedQueue, PermanentJobError, QueueWorker } from './worker.ts';
 
 const engines = await testEngines();
@@ -122,6 +122,92 @@ describe.each(engines)('job queue on %s', (engine) => {
     expect(seen.sort()).toEqual(['bad', 'good']);
     expect(deadPayloads).toEqual(['bad']);
     expect((await emails.status()).counts).toMatchObject({ completed: 1, dead: 1 });
+  });
+
+  it('a worker whose lease was taken over records nothing and reports no death', async () => {
+    const queue = await fresh();
+    const other = new QueueWorker(queue, silent); // a second instance
+    const stalled = new QueueWorker(queue, silent);
+    const dead: string[] = [];
+    const runs: number[] = [];
+    for (const worker of [stalled, other]) {
+      worker.register<string>({
+        name: 'q',
+        maxAttempts: 3,
+        leaseMs: 60_000,
+        handle: async (_payload, job) => {
+          runs.push(job.attempt);
+          if (job.attempt > 1) return;
+          // The first run stalls past its lease; the other instance takes the job over and completes it.
+          now += 60_001;
+          expect(await other.drain('q')).toBe(1);
+          throw new PermanentJobError('the stalled run fails late');
+        },
+        onDead: async (payload) => void dead.push(payload),
+      });
+    }
+    await queue.enqueue('q', 'work', { maxAttempts: 3 });
+    expect(await stalled.drain('q')).toBe(1);
+    expect(runs).toEqual([1, 2]);
+    expect(dead).toEqual([]);
+    expect((await queue.status('q')).counts).toMatchObject({ completed: 1, dead: 0 });
+  });
+
+  it('fail() reports a lost lease instead of the state it could not record', async () => {
+    const queue = await fresh();
+    await queue.enqueue('q', 'work', { maxAttempts: 1 });
+    const lost = await queue.claim('q', 1000);
+    now += 1001;
+    const taken = await queue.claim('q', 1000);
+    expect(taken?.attempt).toBe(2);
+    expect(await queue.fail(taken!, 'lease expired on the final attempt', { permanent: true })).toBe('dead');
+    expect(await queue.fail(lost!, new Error('late failure'))).toBeNull();
+  });
+
+  it("renews a running job's lease before it runs out, even at the shortest lease (1 s)", async () => {
+    const beats: Promise<boolean>[] = [];
+    class ObservedQueue extends JobQueue {
+      override heartbeat(job: ClaimedJob, leaseMs: number) {
+        const beat = super.heartbeat(job, leaseMs);
+        beats.push(beat);
+        return beat;
+      }
+    }
+    database = await createTestDatabase(engine);
+    await migrateToLatest(database.handle.db);
+    const queue = new ObservedQueue(database.handle.db, { now: clock });
+    const worker = new QueueWorker(queue, silent, { leaseMs: 1000 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    worker.register({
+      name: 'q',
+      handle: async () => {
+        started();
+        await gate;
+      },
+    });
+    await queue.enqueue('q', 'long');
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const drained = worker.drain('q');
+      await running;
+      // Most of the lease goes by while the job runs: the worker must have renewed it by now.
+      now += 900;
+      await vi.advanceTimersByTimeAsync(900);
+      await Promise.all(beats);
+      now += 200;
+      expect(await queue.claim('q', 1000)).toBeNull();
+      finish();
+      expect(await drained).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

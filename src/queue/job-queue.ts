@@ -214,14 +214,19 @@ export class JobQueue {
 
   /**
    * Records a failed attempt: back to pending after a backoff delay, or `dead` once the attempts are
-   * used up (or when `permanent`). Returns the state the job went to.
+   * used up (or when `permanent`). Returns the state the job went to, or null when the lease was lost
+   * to another worker (nothing recorded: the job is that worker's now).
    */
-  async fail(job: ClaimedJob, error: unknown, options: { permanent?: boolean } = {}): Promise<JobStatus> {
+  async fail(
+    job: ClaimedJob,
+    error: unknown,
+    options: { permanent?: boolean } = {},
+  ): Promise<JobStatus | null> {
     const now = this.#now();
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
     const dead = options.permanent === true || job.attempt >= job.maxAttempts;
     const status: JobStatus = dead ? 'dead' : 'pending';
-    await this.#db
+    const result = await this.#db
       .updateTable('jobs')
       .set({
         status,
@@ -234,8 +239,8 @@ export class JobQueue {
       .where('id', '=', job.id)
       .where('claim_token', '=', job.claimToken)
       .where('status', '=', 'running')
-      .execute();
-    return status;
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? status : null;
   }
 
   async status(queue: string): Promise<QueueStatus> {

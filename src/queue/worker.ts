@@ -138,15 +138,17 @@ export class QueueWorker {
     const log = this.#logger.child({ queue: definition.name, jobId: job.id, attempt: job.attempt });
     if (job.attempt > job.maxAttempts) {
       // Its worker died on the last attempt: count that as the final failure.
-      await this.#queue.fail(job, 'lease expired on the final attempt', { permanent: true });
-      await this.#dead(definition, job, new Error('lease expired'), log);
+      const next = await this.#queue.fail(job, 'lease expired on the final attempt', { permanent: true });
+      if (next === 'dead') await this.#dead(definition, job, new Error('lease expired'), log);
       return true;
     }
     const heartbeat = setInterval(
       () => {
         void this.#queue.heartbeat(job, leaseMs).catch(() => {});
       },
-      Math.max(1000, leaseMs / 3),
+      // A third of the lease, with no floor: a floor at or above the lease (QUEUE_LEASE_MS may be
+      // 1000) would let the lease run out while the job still runs, and another worker take it.
+      leaseMs / 3,
     );
     heartbeat.unref();
     try {
