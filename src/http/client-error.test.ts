@@ -1,10 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTimeoutMs, SERVER_TIMEOUTS } from '../server.ts';
 import { startTestServer } from '../testing/test-app.ts';
 import { answerClientError } from './client-error.ts';
+import { EdgeServerResponse } from './edge-response.ts';
+import { resolveRequestId } from './request-id.ts';
 
 /** Sends raw bytes and reads everything until the server closes the connection. */
 function exchange(port: number, raw: string): Promise<string> {
@@ -36,8 +38,17 @@ describe('what the HTTP server refuses below the app', () => {
   let server: Server;
   let port: number;
   const logged: Record<string, unknown>[] = [];
+  /** The ids given to the requests, as the app's edge gives them (and logs them). */
+  const edgeIds: string[] = [];
   beforeAll(async () => {
-    server = createServer({ connectionsCheckingInterval: 50 }, (req, res) => {
+    const options = {
+      connectionsCheckingInterval: 50,
+      ServerResponse: EdgeServerResponse as typeof ServerResponse,
+    };
+    server = createServer(options, (req, res) => {
+      const requestId = resolveRequestId(req.headers['x-request-id'] as string | undefined);
+      edgeIds.push(requestId);
+      (res as EdgeServerResponse).edgeHeaders = { 'x-request-id': requestId };
       req.resume();
       req.on('end', () => res.end('ok'));
     });
@@ -71,6 +82,31 @@ describe('what the HTTP server refuses below the app', () => {
     expect(response.status).toBe(400);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+  });
+
+  it("carries the request's own id: the caller's when sane (contract.md), else the edge's new one", async () => {
+    const withId = (id: string) =>
+      `POST /api/contact HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\nContent-Length: 100\r\n\r\n{"name":`;
+    const kept = parse(await exchange(port, withId('caller-id.42')));
+    expect(kept.headers['x-request-id']).toBe('caller-id.42');
+    expect(kept.body.error.requestId).toBe('caller-id.42');
+    const replaced = parse(await exchange(port, withId('not sane!')));
+    // The id of the request's log line, not yet another one.
+    expect(replaced.headers['x-request-id']).toBe(edgeIds.at(-1));
+    expect(replaced.body.error.requestId).toBe(edgeIds.at(-1));
+  });
+
+  it('picks the envelope by the path the app routes (percent-decoded, dot segments, absolute form)', async () => {
+    for (const target of ['/api/%61i/refine', 'http://x/api/ai/refine', '/api/x/../ai/refine']) {
+      const response = parse(await exchange(port, stalled(target)));
+      expect(response.status, target).toBe(400);
+      expect(response.body, target).toEqual({
+        error: { code: 'invalid_request', message: expect.any(String) },
+      });
+    }
+    const backend = parse(await exchange(port, stalled('/api/ai/../contact')));
+    expect(backend.status).toBe(408);
+    expect(backend.body.error.code).toBe('REQUEST_TIMEOUT');
   });
 
   it("bytes that are not HTTP get Node's own bare 400, headers over 16 KiB its 431", async () => {

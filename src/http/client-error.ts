@@ -1,5 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { getPath } from 'hono/utils/url';
 import type { Logger } from 'pino';
+import type { EdgeHeaders } from './edge-response.ts';
 import { errorEnvelope } from './errors.ts';
 import { resolveRequestId } from './request-id.ts';
 
@@ -13,18 +16,35 @@ const NODE_BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
 const TIMEOUT_MESSAGE = 'The request did not arrive in time; send it again.';
 
 type ClientSocket = Duplex & {
-  _httpMessage?: { headersSent?: boolean };
+  /** The response under way; the edge has put its headers on it once the app took the request. */
+  _httpMessage?: { headersSent?: boolean; edgeHeaders?: EdgeHeaders };
   /** The request being read, once its headers are in (Node's HTTP parser). */
-  parser?: { incoming?: { url?: string } | null } | null;
+  parser?: { incoming?: { url?: string; headers?: IncomingHttpHeaders } | null } | null;
 };
+
+/**
+ * The path the app would have routed the request target to: @hono/node-server's URL (absolute form
+ * taken as is, dot segments resolved), then Hono's `getPath` (percent-decoded), so `/api/%61i/refine`
+ * is an AI path and `/api/ai/../contact` is not. A target the adapter would refuse stays as sent.
+ */
+function routedPath(target: string): string {
+  const absolute = target.startsWith('http://') || target.startsWith('https://');
+  if (!absolute && !target.startsWith('/')) return target;
+  try {
+    return getPath({ url: new URL(absolute ? target : `http://localhost${target}`).href } as Request);
+  } catch {
+    return target;
+  }
+}
 
 /**
  * The server's `clientError` handler. A request that outlived the server's `requestTimeout` (its
  * headers were read, its body never finished) is answered like every app answer: in the envelope of
- * its path, with an `X-Request-Id` — 408 `REQUEST_TIMEOUT` on backend routes, 400 `invalid_request`
- * under the AI prefix (ai-api.md's table has no 408). What is not HTTP at all (a malformed request
- * line or header, headers over 16 KiB) gets Node's own bare answer, as without a handler: it has no
- * route and so no envelope. Nothing is written once a response has started; the connection closes.
+ * its path as the app routes it, with the request's `X-Request-Id` (the one the edge gave it, i.e.
+ * the caller's when sane) — 408 `REQUEST_TIMEOUT` on backend routes, 400 `invalid_request` under the
+ * AI prefix (ai-api.md's table has no 408). What is not HTTP at all (a malformed request line or
+ * header, headers over 16 KiB) gets Node's own bare answer, as without a handler: it has no route and
+ * so no envelope. Nothing is written once a response has started; the connection closes.
  */
 export function answerClientError(logger: Logger, options: { aiPrefix: string }) {
   return (error: Error & { code?: string }, socket: ClientSocket) => {
@@ -36,8 +56,13 @@ export function answerClientError(logger: Logger, options: { aiPrefix: string })
       socket.end(NODE_ANSWERS[error.code ?? ''] ?? NODE_BAD_REQUEST);
       return;
     }
-    const path = socket.parser?.incoming?.url ?? '';
-    const requestId = resolveRequestId(undefined);
+    const incoming = socket.parser?.incoming;
+    const path = routedPath(incoming?.url ?? '');
+    // The id the edge gave the request (so the answer matches its log line), else as the edge would.
+    const callerId = incoming?.headers?.['x-request-id'];
+    const requestId =
+      socket._httpMessage?.edgeHeaders?.['x-request-id'] ??
+      resolveRequestId(typeof callerId === 'string' ? callerId : undefined);
     const ai = path.startsWith(options.aiPrefix);
     const status = ai ? 400 : 408;
     const body = JSON.stringify(
