@@ -24,6 +24,8 @@ describe.skipIf(!hasPostgres)('two worker processes on one PostgreSQL', () => {
     await sql`create table race_log (job_id text, worker text, started bigint, finished bigint)`.execute(
       database.handle.db,
     );
+    // Each worker checks in here on its first job and waits for the other (see the fixture).
+    await sql`create table race_workers (worker text primary key)`.execute(database.handle.db);
   });
   afterAll(() => database.dispose());
 

@@ -47,7 +47,7 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(
   engine: Engine,
-  options: { sqlitePath?: string } = {},
+  options: { sqlitePath?: string; onConnectionError?: (error: Error) => void } = {},
 ): Promise<TestDatabase> {
   if (engine === 'sqlite') {
     const url = `sqlite:${options.sqlitePath ?? ':memory:'}`;
@@ -60,7 +60,7 @@ export async function createTestDatabase(
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const url = withSearchPath(TEST_DATABASE_URL, schema);
-  const handle = openDatabase(url, { poolSize: 5 });
+  const handle = openDatabase(url, { poolSize: 5, onConnectionError: options.onConnectionError });
   return {
     url,
     handle,

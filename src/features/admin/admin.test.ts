@@ -497,9 +497,11 @@ describe.each(engines)('admin API on %s', (engine) => {
 
   describe('GET /admin/api/analytics', () => {
     it('answers exactly what GET /api/analytics/stats answers, for the charts', async () => {
-      const written = await seedAnalytics(ctx.deps.db, 14);
-      const today = new Date().toISOString().slice(0, 10);
-      const from = new Date(Date.now() - 13 * DAY).toISOString().slice(0, 10);
+      // One clock reading for the seed and the range: a UTC midnight in between cannot shift them apart.
+      const now = Date.now();
+      const written = await seedAnalytics(ctx.deps.db, 14, now);
+      const today = new Date(now).toISOString().slice(0, 10);
+      const from = new Date(now - 13 * DAY).toISOString().slice(0, 10);
       const query = `from=${from}&to=${today}&limit=5`;
       const admin = await getJson(`/admin/api/analytics?${query}`);
       const pub: Json = await (await ctx.app.request(`/api/analytics/stats?${query}`)).json();

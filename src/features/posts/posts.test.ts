@@ -91,9 +91,9 @@ function holdUpstream(): () => void {
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (const started = Date.now(); !condition(); await sleep(5)) {
-    if (Date.now() - started > 5000) throw new Error(`timed out waiting for ${what}`);
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (const started = Date.now(); !(await condition()); await sleep(5)) {
+    if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}`);
   }
 }
 
@@ -166,6 +166,12 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
   let ctx: TestContext;
   const upstream = () => wp.requests.map((r) => r.url);
   const get = (path: string, headers: Record<string, string> = {}) => ctx.app.request(path, { headers });
+  /**
+   * Misses counted so far: a request counts its miss once it has joined (or started) an upstream
+   * flight, just before it waits for it. Waiting on this instead of a sleep knows every request is in.
+   */
+  const countedMisses = async () =>
+    ((await (await get('/api/posts/cache/status')).json()) as { misses: number }).misses;
 
   beforeAll(async () => {
     wp = await startStandIn(async (req, res) => {
@@ -260,16 +266,20 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     let bypass: Response;
     let late: Response;
     try {
+      const before = await countedMisses();
       const pendingMisses = Array.from({ length: 5 }, () => get(path));
       await until(() => sent() >= 1, 'the first upstream request');
-      await sleep(150); // the other four reach the upstream step meanwhile
+      await until(async () => (await countedMisses()) >= before + 5, 'all five misses to join the flight');
       expect(sent()).toBe(1);
       // The request in progress started before this bypass, so the bypass asks again...
       const pendingBypass = get(`${path}&cache=false`);
       await until(() => sent() >= 2, 'the bypass upstream request');
       // ...and a miss asked after it shares the bypass's newer request.
       const pendingLate = get(path);
-      await sleep(100);
+      await until(
+        async () => (await countedMisses()) >= before + 7,
+        'the late miss to join the bypass flight',
+      );
       open();
       [misses, bypass, late] = await Promise.all([Promise.all(pendingMisses), pendingBypass, pendingLate]);
     } finally {
@@ -296,9 +306,10 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     const open = holdUpstream();
     let failed: Response[];
     try {
+      const before = await countedMisses();
       const pending = Array.from({ length: 4 }, () => get(path));
       await until(() => sent() >= 1, 'the first upstream request');
-      await sleep(150); // the other three reach the upstream step meanwhile
+      await until(async () => (await countedMisses()) >= before + 4, 'all four misses to join the flight');
       open();
       failed = await Promise.all(pending);
     } finally {
