@@ -1,3 +1,4 @@
+import { Agent, get as httpGet, type Server } from 'node:http';
 import { createRoute, z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter } from './http/openapi.ts';
@@ -96,11 +97,36 @@ describe('graceful shutdown', () => {
     const text = await streamText.all;
     expect(text).toContain('event: hello');
     expect(text).toContain('event: bye');
-    // The stream ended on the signal, not by waiting out the whole bound. (Timed on the stream itself:
-    // the whole shutdown also waits for the slow request's idle keep-alive connection, which only the
-    // client's own keep-alive timer, 4 s in undici, closes before the bound.)
+    // The stream ended on the signal, not by waiting out the whole bound.
     expect((await streamEnded) - started).toBeLessThan(5000);
     await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+
+  it('closes a keep-alive connection once its request is answered, not after the keep-alive timeout', async () => {
+    const slowStarted = signal();
+    const running = await startTestServer({
+      env: { SHUTDOWN_TIMEOUT_MS: '60000' },
+      extend: (app) => app.route('/', slowRoutes(slowStarted.fire)),
+    });
+    ctx = running;
+    // Behind a load balancer the keep-alive timeout is set above the balancer's idle timeout. The
+    // shutdown resolves only once every connection is closed: before, that was after this timeout (or
+    // the bound), far past the test's own timeout.
+    (running.server.server as Server).keepAliveTimeout = 120_000;
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const status = new Promise<number>((resolve, reject) => {
+        httpGet(`${running.url}/test/slow?ms=300`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        }).on('error', reject);
+      });
+      await slowStarted.fired;
+      await running.server.shutdown();
+      expect(await status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

@@ -68,9 +68,15 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
       // One bound for everything: requests and running jobs finish side by side within it.
       const bound = deps.config.shutdownTimeoutMs;
       const deadline = Date.now() + bound;
-      // 1. Stop accepting; idle keep-alive sockets go now.
+      // 1. Stop accepting; idle keep-alive sockets go now, and the others as soon as their request
+      //    is answered (Node would keep each open for its keep-alive timeout, 5 s + 1 s, and the
+      //    shutdown with it).
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
+      if ('keepAliveTimeoutBuffer' in server) {
+        server.keepAliveTimeout = 1;
+        server.keepAliveTimeoutBuffer = 0;
+      }
       // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish, and
       //    the workers stop claiming jobs while the running ones get the same bound.
       deps.signalShutdown();
