@@ -1,7 +1,7 @@
 import type { CacheStore } from '../../db/cache-store.ts';
 import { decodeMarkup } from '../../http/decode-text.ts';
 import { ApiError } from '../../http/errors.ts';
-import { nestingDepth } from '../../http/html.ts';
+import { HtmlTooComplexError, MAX_HTML_ELEMENTS, nestingDepth } from '../../http/html.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { type PageInput, runChecks, type SeoReport } from './checks.ts';
 import { SEO_LIMITS } from './limits.ts';
@@ -85,6 +85,12 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
     report = runChecks(input, load);
   } catch (error) {
     // A page the checks cannot read is the page's problem, answered like one that cannot be fetched.
+    if (error instanceof HtmlTooComplexError) {
+      throw new ApiError(
+        'EXTERNAL_SERVICE_ERROR',
+        `The page makes more than ${MAX_HTML_ELEMENTS} HTML elements; it cannot be analysed.`,
+      );
+    }
     throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The page could not be analysed.', { cause: error });
   }
   const count = (s: string) => report.findings.filter((f) => f.severity === s).length;

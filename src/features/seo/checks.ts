@@ -1,5 +1,5 @@
 import type { load as CheerioLoad } from 'cheerio';
-import { firstImageAlt, textOf } from '../../http/html.ts';
+import { firstImageAlt, parseHtmlBounded, textOf } from '../../http/html.ts';
 import type { RedirectHop } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { SEO_LIMITS, SEVERITY_COST, type Severity } from './limits.ts';
 
@@ -217,7 +217,7 @@ export function runChecks(input: PageInput, load: typeof CheerioLoad): SeoReport
     return finish(findings, passed, stats, page);
   }
 
-  const $ = load(input.html);
+  const $ = load(parseHtmlBounded(input.html));
   const meta = (name: string) => $(`meta[name="${name}" i]`).attr('content')?.trim() ?? null;
   const property = (name: string) =>
     $(`meta[property="${name}" i], meta[name="${name}" i]`).attr('content')?.trim() || null;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_HTML_ELEMENTS } from '../../http/html.ts';
 import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { blocksIndexing } from './checks.ts';
@@ -89,6 +90,10 @@ beforeAll(async () => {
       res.end('%PDF-1.4');
     } else if (path === '/deep') {
       html(`<html><body>${'<div>'.repeat(20_000)}text${'</div>'.repeat(20_000)}</body></html>`);
+    } else if (path === '/re-opened-formatting') {
+      // Each paragraph leaves a distinct <b> open: the HTML standard re-opens all of them in every
+      // later paragraph (110 kB of this exhausted the heap).
+      html(Array.from({ length: 6000 }, (_, i) => `<p><b id=${i}>x</p>`).join(''));
     } else if (path === '/many-links') {
       html(
         goodPage(base).replace(
@@ -277,6 +282,13 @@ describe('SEO bad input', () => {
     const { status, body } = await analyze(`${base}/deep`);
     expect(status).toBe(502);
     expect(body.error.message).toContain('levels deep');
+  });
+
+  it('answers 502 for a page whose unclosed formatting the parser would re-open in every paragraph', async () => {
+    const { status, body } = await analyze(`${base}/re-opened-formatting`);
+    expect(status).toBe(502);
+    expect(body.error.message).toContain(`more than ${MAX_HTML_ELEMENTS} HTML elements`);
+    expect((await analyze(`${base}/good`)).status).toBe(200);
   });
 
   it('reads a page of 50 000 links (linear, not quadratic)', async () => {

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { extractHtml, sanitizeGeneratedHtml } from './sanitize.ts';
+import { extractHtml, MAX_GENERATED_HTML_BYTES, sanitizeGeneratedHtml } from './sanitize.ts';
 
 const body = `<h1>Casa Aurora</h1><p>${'Seasonal dishes and warm service. '.repeat(8)}</p>`;
 const page = (inner: string, head = '') =>
   `<!doctype html><html><head>${head}<style>h1{color:red}</style></head><body>${inner}</body></html>`;
 
 describe('sanitizeGeneratedHtml', () => {
+  it('refuses markup whose unclosed formatting the parser would re-open in every paragraph', () => {
+    const hostile = Array.from({ length: 6000 }, (_, i) => `<p><b id=${i}>x</p>`).join('');
+    expect(Buffer.byteLength(hostile)).toBeLessThan(MAX_GENERATED_HTML_BYTES);
+    expect(sanitizeGeneratedHtml(page(hostile))).toBeNull();
+  });
+
   it('extracts the document from a fenced answer or prose', () => {
     expect(extractHtml('Here you go:\n```html\n<!DOCTYPE html><html><body>x</body></html>\n```\nEnjoy')).toBe(
       '<!DOCTYPE html><html><body>x</body></html>',

@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import { HtmlTooComplexError, parseHtmlBounded } from '../../http/html.ts';
 
 /**
  * Turns a model's answer into a safe, self-contained HTML document, or null when it is not one.
@@ -63,7 +64,14 @@ export interface SanitizeResult {
 export function sanitizeGeneratedHtml(answer: string): SanitizeResult | null {
   const raw = extractHtml(answer);
   if (!raw || Buffer.byteLength(raw) > MAX_GENERATED_HTML_BYTES) return null;
-  const $ = cheerio.load(raw);
+  let document: ReturnType<typeof parseHtmlBounded>;
+  try {
+    document = parseHtmlBounded(raw);
+  } catch (error) {
+    if (error instanceof HtmlTooComplexError) return null;
+    throw error;
+  }
+  const $ = cheerio.load(document);
   let removed = 0;
   $(DROP_ELEMENTS).each((_, el) => {
     removed++;
