@@ -1,6 +1,14 @@
 import * as cheerio from 'cheerio';
 import MarkdownIt from 'markdown-it';
-import { BLOCKS, type DomNode, NOT_TEXT, nestingDepth, textOf } from '../http/html.ts';
+import {
+  BLOCKS,
+  type DomNode,
+  HtmlTooComplexError,
+  MAX_HTML_ELEMENTS,
+  NOT_TEXT,
+  nestingDepth,
+  parseHtmlBounded,
+} from '../http/html.ts';
 
 /** A document read into blocks: headings and the paragraphs under them. */
 export interface ParsedDocument {
@@ -18,6 +26,12 @@ export const CHUNK_WORDS = 220;
 export const CHUNK_OVERLAP_WORDS = 40;
 /** A run of text without whitespace longer than this is not one word (see `words`). */
 export const LONG_WORD_CHARS = 200;
+/**
+ * A heading longer than this is read as text: every chunk under a heading starts with it, so a
+ * paragraph underlined with `---` (a setext heading) or a page whose `<h1>` is never closed was
+ * repeated in full in front of each of the thousands of chunks of the rest of the document.
+ */
+export const MAX_HEADING_WORDS = 40;
 
 /**
  * Markdown to blocks: read by markdown-it (CommonMark with GitHub's tables: ATX and setext headings,
@@ -55,7 +69,14 @@ export function parseHtml(html: string, options: { wholeBody?: boolean } = {}): 
   if (nestingDepth(html, cheerio.load) > MAX_HTML_NESTING) {
     throw new Error(`the document nests its elements more than ${MAX_HTML_NESTING} levels deep.`);
   }
-  const $ = cheerio.load(html);
+  let document: ReturnType<typeof parseHtmlBounded>;
+  try {
+    document = parseHtmlBounded(html);
+  } catch (error) {
+    if (!(error instanceof HtmlTooComplexError)) throw error;
+    throw new Error(`the document makes more than ${MAX_HTML_ELEMENTS} elements.`);
+  }
+  const $ = cheerio.load(document);
   $('script, style, noscript, template, svg, nav, header, footer, form, iframe').remove();
   const title = $('title').first().text().trim() || $('h1').first().text().trim() || null;
   const root = options.wholeBody
@@ -100,11 +121,14 @@ function blocksOf(root: DomNode): Block[] {
     const heading = HEADING.exec(name);
     if (heading) {
       flush();
+      const text = headingText(node);
       // An empty heading still closes the section above it: what follows is not under that heading.
-      blocks.push({ level: Number(heading[1]), text: textOf(node).replace(/\s+/g, ' ').trim() });
-      continue;
+      if (text !== null) {
+        blocks.push({ level: Number(heading[1]), text });
+        continue;
+      }
     }
-    const block = BLOCKS.has(name);
+    const block = BLOCKS.has(name); // h1–h6 among them
     if (block) {
       flush();
       stack.push(END_OF_BLOCK);
@@ -114,6 +138,36 @@ function blocksOf(root: DomNode): Block[] {
   }
   flush();
   return blocks;
+}
+
+/**
+ * A heading's text as textOf reads it, or null when it runs past MAX_HEADING_WORDS (the heading is
+ * then read as text). The walk stops there: a heading left open over the rest of the page, and the
+ * headings inside it, each cost a bounded walk, not one over the whole page.
+ */
+function headingText(node: DomNode): string | null {
+  const limit = MAX_HEADING_WORDS * LONG_WORD_CHARS;
+  let out = '';
+  let visited = 0;
+  const stack: (DomNode | string)[] = [...(node.children ?? [])].reverse();
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (++visited > limit || out.length > limit) return null;
+    if (typeof item === 'string' || item.type === 'text') {
+      out += typeof item === 'string' ? item : (item.data ?? '');
+      continue;
+    }
+    const name = item.name;
+    if (name === undefined || NOT_TEXT.has(name)) continue;
+    const children = item.children ?? [];
+    if (BLOCKS.has(name)) {
+      out += ' ';
+      stack.push(' ');
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  const text = out.replace(/\s+/g, ' ').trim();
+  return wordsOf(text).length <= MAX_HEADING_WORDS ? text : null;
 }
 
 /**

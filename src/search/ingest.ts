@@ -2,6 +2,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import * as cheerio from 'cheerio';
 import { decodeMarkup, decodePlainText, looksBinary } from '../http/decode-text.ts';
+import { parseHtmlBounded } from '../http/html.ts';
+import { truncate } from '../integrations/llm/offline/text.ts';
 import { chunkDocument, type ParsedDocument, parseHtml, parseMarkdown } from './chunk.ts';
 import type { IndexedDocument, ReplaceOutcome, SqlSearchIndex } from './sql-search-index.ts';
 
@@ -39,6 +41,13 @@ export interface IngestReport {
 export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 /** One page of WordPress posts (up to 100 posts with their content) is refused past this. */
 export const MAX_WORDPRESS_PAGE_BYTES = 25 * 1024 * 1024;
+
+/**
+ * A longer title is cut: the title is indexed with every chunk and stored on each, so a 1 MB
+ * `<title>` (or a first `<h1>` never closed) made each chunk's index entry over 1 MB, which
+ * PostgreSQL refuses (SQLite wrote it again for every chunk).
+ */
+export const MAX_TITLE_CHARS = 200;
 
 const DOCUMENT_EXTENSIONS = new Set(['.md', '.markdown', '.mdx', '.html', '.htm']);
 const WORDPRESS_PAGE_SIZE = 100;
@@ -311,7 +320,8 @@ async function ingestWordPress(
       const location = post.link ?? `post ${post.id}`;
       seen.add(`wp:${post.id}`);
       try {
-        const title = post.title?.rendered ? cheerio.load(post.title.rendered).text().trim() : null;
+        const rendered = post.title?.rendered;
+        const title = rendered ? cheerio.load(parseHtmlBounded(rendered)).text().trim() : null;
         const parsed = parseHtml(`<main>${post.content?.rendered ?? ''}</main>`);
         count(
           await index.replaceDocument(
@@ -343,7 +353,8 @@ function toDocument(
   source: string | null,
   parsed: ParsedDocument,
 ): IndexedDocument {
-  return { key, url, source, title: parsed.title, chunks: chunkDocument(parsed) };
+  const title = parsed.title === null ? null : truncate(parsed.title, MAX_TITLE_CHARS);
+  return { key, url, source, title, chunks: chunkDocument(parsed) };
 }
 
 function reason(error: unknown): string {

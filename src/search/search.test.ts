@@ -5,11 +5,25 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_HTML_ELEMENTS } from '../http/html.ts';
 import { testEngines } from '../testing/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../testing/test-app.ts';
-import { chunkDocument, MAX_HTML_NESTING, parseHtml, parseMarkdown } from './chunk.ts';
-import { ingest, MAX_DOCUMENT_BYTES, MAX_WORDPRESS_PAGE_BYTES, removeFromIndex } from './ingest.ts';
+import {
+  CHUNK_WORDS,
+  chunkDocument,
+  MAX_HEADING_WORDS,
+  MAX_HTML_NESTING,
+  parseHtml,
+  parseMarkdown,
+} from './chunk.ts';
+import {
+  ingest,
+  MAX_DOCUMENT_BYTES,
+  MAX_TITLE_CHARS,
+  MAX_WORDPRESS_PAGE_BYTES,
+  removeFromIndex,
+} from './ingest.ts';
 import { SqlSearchIndex } from './sql-search-index.ts';
 
 const CORPUS = join(import.meta.dirname, '../../corpus');
@@ -122,6 +136,27 @@ describe('chunking', () => {
       { level: 0, text: 'in weeks' },
       { level: 0, text: 'Fixed prices' },
     ]);
+  });
+
+  it('refuses HTML whose unclosed formatting the parser would re-open in every block (it ran out of memory)', () => {
+    // parse5 re-opened each `<b>` a closed paragraph left open inside every later one: 18 million
+    // elements for these 110 kB (nestingDepth sees depth 2).
+    const html = Array.from({ length: 6000 }, (_, i) => `<p><b id=${i}>koala ${i}</p>`).join('');
+    expect(() => parseHtml(html)).toThrow(`more than ${MAX_HTML_ELEMENTS} elements`);
+  });
+
+  it('reads a heading of more than MAX_HEADING_WORDS words as text, not as the start of every chunk under it', () => {
+    const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+    // A paragraph underlined with `---` is a setext heading; so is a page whose heading is never closed.
+    const markdown = parseMarkdown(`# Top\n\n${words(300, 'long')}\n---\n\n${words(2000, 'body')}`);
+    const html = parseHtml(`<h1>Top</h1><h2>Sub${words(300, ' long')}<p>${words(2000, 'body')}</p>`);
+    for (const doc of [markdown, html]) {
+      const chunks = chunkDocument(doc);
+      expect(chunks.length).toBeGreaterThan(9);
+      for (const chunk of chunks) expect(chunk.split(/\s+/).length).toBeLessThanOrEqual(CHUNK_WORDS + 1);
+      expect(chunks.join(' ')).toContain('long299');
+    }
+    expect(parseHtml(`<h2>${words(MAX_HEADING_WORDS, 'w')}</h2>`).blocks[0]!.level).toBe(2);
   });
 
   it('reads HTML without scripts or navigation', () => {
@@ -296,6 +331,22 @@ describe.each(await testEngines())('search index on %s', (engine) => {
       const blob = (await index.search('item5', { limit: 50 })).find((h) => h.source === 'blob.md');
       expect(blob?.text.length).toBeLessThan(50_000);
       expect((await ingest(index, dir)).unchanged).toBe(2);
+    } finally {
+      await removeFromIndex(index, dir);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('indexes a page with a 1.5 MB <title> (cut to MAX_TITLE_CHARS; PostgreSQL refused it in every chunk)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ingest-title-'));
+    try {
+      const title = Array.from({ length: 200_000 }, (_, i) => `t${i}`).join(' ');
+      await writeFile(join(dir, 'page.html'), `<title>${title}</title><p>tuatara ${'word '.repeat(500)}</p>`);
+      expect(await ingest(index, dir)).toMatchObject({ added: 1, failed: [] });
+      const hits = await index.search('tuatara word', { limit: 50 });
+      expect(hits.length).toBeGreaterThan(1);
+      for (const hit of hits) expect(hit.title!.length).toBeLessThanOrEqual(MAX_TITLE_CHARS);
+      expect((await index.search('t5'))[0]?.source).toBe('page.html');
     } finally {
       await removeFromIndex(index, dir);
       await rm(dir, { recursive: true, force: true });
