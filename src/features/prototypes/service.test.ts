@@ -20,10 +20,7 @@ import { CHAT_KEY, createLead, eventually, post } from './test-support.ts';
 function failsOnceWhenReleased() {
   const inner = new BuiltinPrototypeGenerator();
   let runs = 0;
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
   const generator: PrototypeGenerator = {
     name: 'builtin',
     async generate(brief, options) {
@@ -123,10 +120,7 @@ describe.each(await testEngines())('blocking generation waiting for a running at
 describe.each(await testEngines())('the end of a failed generation on %s', (engine) => {
   const inner = new BuiltinPrototypeGenerator();
   let runs = 0;
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
   // The first run fails for good; the second (the visitor's retry) waits for the test.
   const generator: PrototypeGenerator = {
     name: 'builtin',
