@@ -217,8 +217,7 @@ export async function runAttempt(
       completedAt: new Date(completedAt).toISOString(),
       message: stepMessage(attempt.language, 'complete'),
     }));
-    await ctx.leads.setStatus(lead.id, 'completed');
-    await ctx.leads.complete(lead.id);
+    await completeLead(ctx, lead.id);
     log.info({ policy }, 'prototype completed');
     return { status: 'completed', attempt };
   } catch (caught) {
@@ -300,6 +299,12 @@ export async function enqueueRetry(
   }
 }
 
+/** A generation's result is stored: the lead is completed and its quota slot stays used. Idempotent. */
+export async function completeLead(ctx: PrototypeContext, leadId: string): Promise<void> {
+  await ctx.leads.setStatus(leadId, 'completed');
+  await ctx.leads.complete(leadId);
+}
+
 /**
  * The end of the road for a generation: the lead is `failed`, its quota released, and streams get a
  * final `error` event. Idempotent (the queue's onDead may call it after a final attempt did).
@@ -321,6 +326,12 @@ export async function finalizeFailure(
     return;
   }
   const lead = await ctx.leads.get(leadId);
+  if (latest?.status === 'completed') {
+    // The attempt was stored as completed and what failed came after it (the lead's own update, say
+    // the database between two writes): the visitor has a prototype, so the lead is completed.
+    if (lead?.status === 'generating') await completeLead(ctx, leadId);
+    return;
+  }
   if (lead && lead.status === 'generating') {
     await ctx.leads.setStatus(leadId, 'failed');
     await ctx.leads.release(leadId, await completedStarts(ctx.db, leadId));

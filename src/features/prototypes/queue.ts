@@ -2,6 +2,7 @@ import type { JobQueue } from '../../queue/job-queue.ts';
 import { type NamedQueue, namedQueue, PermanentJobError, type QueueDefinition } from '../../queue/worker.ts';
 import {
   beginAttempt,
+  completeLead,
   finalizeFailure,
   limitsOf,
   type PrototypeContext,
@@ -37,7 +38,8 @@ export async function handlePrototypeJob(
   const lead = await ctx.leads.get(payload.leadId);
   if (!lead || isRefused(lead) || !lead.kind || lead.status !== 'generating') return;
   const latest = await latestAttempt(ctx.db, lead.id);
-  if (latest?.status === 'completed') return;
+  // Its result is stored but the lead still says generating (its own update failed): finish that.
+  if (latest?.status === 'completed') return completeLead(ctx, lead.id);
   const limits = limitsOf(ctx);
   if (latest?.status === 'generating' && !isStale(latest, Date.now(), limits.staleAfterMs)) {
     // Someone is on it; look again once it could have gone stale.

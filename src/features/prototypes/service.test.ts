@@ -8,7 +8,8 @@ import {
 import { testEngines } from '../../testing/database.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
-import { finalizeFailure, type PrototypeContext } from './generation.ts';
+import { beginAttempt, finalizeFailure, type PrototypeContext, runAttempt } from './generation.ts';
+import { handlePrototypeJob } from './queue.ts';
 import { generateNow } from './service.ts';
 import { latestAttempt, startAttempt } from './store.ts';
 import { CHAT_KEY, createLead, eventually, post } from './test-support.ts';
@@ -157,3 +158,56 @@ describe.each(await testEngines())('the end of a failed generation on %s', (engi
     expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
   });
 });
+
+describe.each(await testEngines())(
+  'a generation stored as completed whose lead update failed, on %s',
+  (engine) => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      ctx = await createTestApp({ engine, env: { TRUST_PROXY: 'xff' }, overrides: { backoffBaseMs: 1 } });
+    });
+    afterAll(() => ctx.close());
+
+    /** The context whose leads port fails the first `completed` update (the database between two writes). */
+    function failingFirstCompletion(): PrototypeContext {
+      const base = prototypeContext(ctx.deps);
+      let failed = false;
+      const leads = new Proxy(base.leads, {
+        get(target, name) {
+          if (name === 'setStatus') {
+            return async (leadId: string, status: 'generating' | 'completed' | 'failed') => {
+              if (status === 'completed' && !failed) {
+                failed = true;
+                throw new Error('connection lost');
+              }
+              return target.setStatus(leadId, status);
+            };
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return { ...base, leads };
+    }
+
+    it('blocking: the lead ends completed with its prototype, not failed', async () => {
+      const id = await createLead(ctx.app);
+      const outcome = await generateNow(failingFirstCompletion(), id, 'generate');
+      expect(outcome.status).toBe('failed');
+      expect((await latestAttempt(ctx.deps.db, id))?.status).toBe('completed');
+      expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
+    });
+
+    it('background: the retry job finishes the lead instead of leaving it generating', async () => {
+      const id = await createLead(ctx.app);
+      const context = failingFirstCompletion();
+      const lead = (await context.leads.get(id))!;
+      await context.leads.setStatus(id, 'generating');
+      const { attempt } = await beginAttempt(context, lead, 'queue');
+      expect(await runAttempt(context, attempt, lead, 'background')).toMatchObject({ status: 'failed' });
+      expect((await context.leads.get(id))?.status).toBe('generating');
+      await handlePrototypeJob(context, { leadId: id, reason: 'retry' }, { attempt: 1, maxAttempts: 3 });
+      expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
+    });
+  },
+);
