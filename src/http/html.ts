@@ -64,10 +64,21 @@ export const BLOCKS = new Set([
  * separated by a space so `<p>one</p><p>two</p>` is two words.
  */
 export function textOf(node: DomNode): string {
+  return textWithin(node, { left: Number.POSITIVE_INFINITY }) as string;
+}
+
+/**
+ * `textOf` on a budget shared by several calls: each node and character read costs one, and null
+ * comes back once the budget is spent (elements that nest, such as links through table cells, would
+ * otherwise each read everything inside them).
+ */
+export function textWithin(node: DomNode, budget: { left: number }): string | null {
   let out = '';
   const stack: (DomNode | string)[] = [node];
   while (stack.length > 0) {
     const item = stack.pop()!;
+    budget.left -= 1 + (typeof item === 'string' ? item.length : (item.data?.length ?? 0));
+    if (budget.left < 0) return null;
     if (typeof item === 'string') {
       out += item;
       continue;
@@ -91,9 +102,15 @@ export function textOf(node: DomNode): string {
 
 /** The first `<img alt>` under a node (an image link's label), without recursion. */
 export function firstImageAlt(node: DomNode): string | null {
+  return imageAltWithin(node, { left: Number.POSITIVE_INFINITY });
+}
+
+/** `firstImageAlt` on the same kind of budget as `textWithin` (null also once it is spent). */
+export function imageAltWithin(node: DomNode, budget: { left: number }): string | null {
   const stack: DomNode[] = [...(node.children ?? [])].reverse();
   while (stack.length > 0) {
     const item = stack.pop()!;
+    if (--budget.left < 0) return null;
     if (item.name === 'img' && item.attribs?.alt !== undefined) return item.attribs.alt;
     const children = item.children;
     if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);

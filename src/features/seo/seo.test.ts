@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HTML_ELEMENTS } from '../../http/html.ts';
 import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
 import { createTestApp, type TestContext } from '../../testing/test-app.ts';
-import { blocksIndexing } from './checks.ts';
+import { blocksIndexing, runChecks } from './checks.ts';
 import { SEO_LIMITS } from './limits.ts';
 import { parseRobots, robotsAllows } from './robots.ts';
 
@@ -367,6 +367,36 @@ describe('SEO bad input', () => {
   it('reports its health', async () => {
     const res = await ctx.app.request('/api/seo/health');
     expect(await res.json()).toMatchObject({ status: 'ok', service: 'seo', cacheTtlSeconds: 3600 });
+  });
+});
+
+describe('SEO checks on nested headings, links and titles', () => {
+  it('reads 2 000 nested h1s and 2 000 nested links around 3 MB of text in linear time', async () => {
+    // Each nested h1 and each link nested through <object> read all the text inside it: 4 000 × 3 MB
+    // of text (minutes, gigabytes) before only the first h1 was read and link labels had a budget.
+    const { load } = await import('cheerio');
+    const text = 'word '.repeat(600_000);
+    const html = `<html><head><title>Nested headings and links for the SEO checks</title></head><body><a href="/y">click here</a>${'<h1><b>'.repeat(2000)}${'<a href="/x"><object>'.repeat(2000)}<p>Read more</p>${text}<svg><title>icon</title></svg></body></html>`;
+    const report = runChecks(
+      {
+        requestedUrl: 'https://example.com/',
+        finalUrl: 'https://example.com/',
+        status: 200,
+        redirects: [],
+        headers: {},
+        html,
+        robots: 'allowed',
+        sitemap: { found: true, url: null },
+      },
+      load,
+    );
+    expect(report.stats.headings.h1).toBe(2000);
+    expect(report.stats.links.total).toBe(2001);
+    expect(report.page.title).toBe('Nested headings and links for the SEO checks');
+    expect(report.findings.find((f) => f.id === 'h1')?.message).toBe('The page has 2000 <h1> elements.');
+    expect(report.findings.find((f) => f.id === 'title')).toBeUndefined();
+    // "click here" is generic; the nested links, holding the whole text, are not.
+    expect(report.findings.find((f) => f.id === 'link-text')?.message).toContain('1 links');
   });
 });
 
