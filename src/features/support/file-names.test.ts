@@ -30,6 +30,15 @@ describe('sanitizeFileName', () => {
     expect(name.length).toBe(UPLOAD_LIMITS.maxFileNameLength);
     expect(name.endsWith('.pdf')).toBe(true);
   });
+
+  it('reads a long run of dots and spaces inside a name in one pass (a trailing-run regex was quadratic)', () => {
+    // 400 000 characters: minutes for `/[.\s]+$/`, which retried from every dot and space of the run.
+    const name = sanitizeFileName(`report${'. '.repeat(200_000)}final.pdf`, 1);
+    expect(name.startsWith('report. . ')).toBe(true);
+    expect(name.endsWith('.pdf')).toBe(true);
+    expect(name.length).toBe(UPLOAD_LIMITS.maxFileNameLength);
+    expect(sanitizeFileName(`notes${'. '.repeat(1000)}`, 2)).toBe('notes');
+  });
 });
 
 describe('withExtension', () => {

@@ -14,8 +14,8 @@ export function sanitizeFileName(raw: string, position: number): string {
     .replace(/[<>:"|?*]/g, '_')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '');
+    .replace(/^[.\s]+/, '');
+  name = withoutTrailingDotsOrSpaces(name);
   if (name === '') name = `attachment-${position}`;
   if (WINDOWS_DEVICE.test(name)) name = `_${name}`;
   const max = UPLOAD_LIMITS.maxFileNameLength;
@@ -25,6 +25,16 @@ export function sanitizeFileName(raw: string, position: number): string {
     name = [...name.slice(0, name.length - ext.length)].slice(0, max - ext.length).join('') + ext;
   }
   return name;
+}
+
+/**
+ * Trailing dots and spaces cut, read from the end: `/[.\s]+$/` retries from every dot or space of a
+ * long run that does not end the name (`. . . x`), quadratic in the run.
+ */
+function withoutTrailingDotsOrSpaces(name: string): string {
+  let end = name.length;
+  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end--;
+  return name.slice(0, end);
 }
 
 /** Reserved by Windows whatever the extension: `CON`, `nul.txt`, `COM1.tar.gz`. */
