@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
 import {
@@ -290,13 +291,15 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
       const answer = post(blocking.app, `/api/leads/${id}/generate`);
       await eventually(async () => (await latestAttempt(blocking.deps.db, id))?.status === 'generating');
       const attempt = (await latestAttempt(blocking.deps.db, id))!;
-      // While the request still waits for the generator, the watchdog is already queued.
-      const pending = await blocking.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'pending' });
-      expect(pending.map((j) => j.payload)).toContainEqual({
-        leadId: id,
-        reason: 'watchdog',
-        attemptId: attempt.id,
+      // While the request still waits for the generator, the watchdog gets queued (just after the
+      // attempt is stored: waited for, not expected at once).
+      const watchdog = { leadId: id, reason: 'watchdog', attemptId: attempt.id };
+      const pending = await eventually(async () => {
+        const jobs = await blocking.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'pending' });
+        return jobs.some((j) => isDeepStrictEqual(j.payload, watchdog)) && jobs;
       });
+      expect(pending.map((j) => j.payload)).toContainEqual(watchdog);
+      expect((await latestAttempt(blocking.deps.db, id))?.status).toBe('generating');
       release();
       expect((await answer).status).toBe(200);
     } finally {
