@@ -73,10 +73,8 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
       //    shutdown with it).
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
-      if ('keepAliveTimeoutBuffer' in server) {
-        server.keepAliveTimeout = 1;
-        server.keepAliveTimeoutBuffer = 0;
-      }
+      if ('keepAliveTimeout' in server) server.keepAliveTimeout = 1;
+      if ('keepAliveTimeoutBuffer' in server) server.keepAliveTimeoutBuffer = 0;
       // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish, and
       //    the workers stop claiming jobs while the running ones get the same bound.
       deps.signalShutdown();
