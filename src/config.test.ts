@@ -84,6 +84,11 @@ describe('configuration', () => {
     expect(error.message.startsWith(variable)).toBe(true);
   });
 
+  it('names SMTP_URL without its password when refusing a bare %', () => {
+    const error = refusal({ SMTP_URL: 'smtp://mailer:50%off@smtp.example:587' });
+    expect(error.message).not.toContain('50%off');
+  });
+
   it('reads an SMTP_URL password that is percent-encoded (a bare % is refused above)', () => {
     const config = loadConfig({ SMTP_URL: 'smtp://mailer:50%25off@smtp.example:587' });
     expect(secretValues(config)).toContain('50%off');
