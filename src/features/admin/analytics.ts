@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { readAnalyticsStats, resolveRange } from '../analytics/stats.ts';
+import { readAnalyticsStats, resolveRange } from '../analytics/port.ts';
 
 /**
  * The analytics statistics the dashboard charts: the analytics feature's own stats functions (the

@@ -6,7 +6,7 @@ import { createRouter } from '../../http/openapi.ts';
 import { readCappedBody } from './body.ts';
 import { isBotAgent } from './bots.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { RecorderBusyError } from './recorder.ts';
+import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
 import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody, TrackFormBody } from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
@@ -94,7 +94,8 @@ const eventsRoute = createRoute({
   },
 });
 
-export function analyticsRoutes() {
+/** The analytics routes; events are written through `recorder` (group commit, per-IP limit). */
+export function analyticsRoutes(recorder: AnalyticsRecorder) {
   const router = createRouter();
   // Documented through the registry, served by a plain handler: the body is parsed here (several
   // content types), not by the JSON validator that createRoute would install.
@@ -102,7 +103,7 @@ export function analyticsRoutes() {
   router.post(trackRoute.path, async (c) => {
     const { deps } = c.env;
     const origin = clientOrigin(c, deps.config.trustProxy);
-    const retryAfter = deps.analytics.limiter?.take(limitKey(origin.ip) ?? 'unknown');
+    const retryAfter = recorder.limiter?.take(limitKey(origin.ip) ?? 'unknown');
     if (retryAfter) {
       throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
         headers: { 'Retry-After': String(retryAfter) },
@@ -112,16 +113,16 @@ export function analyticsRoutes() {
     const input = await parseTrackBody(c.req.header('content-type'), body);
     const userAgent = c.req.header('user-agent') ?? '';
     if (isBotAgent(userAgent)) {
-      deps.analytics.countBot();
+      recorder.countBot();
       return c.json({ success: true as const }, 202);
     }
     const now = Date.now();
     const day = utcDay(now);
     const country = origin.country ?? (origin.ip ? deps.geoip.country(origin.ip) : null);
-    const visitorHash = await deps.analytics.visitorHash(day, origin.ip, userAgent);
+    const visitorHash = await recorder.visitorHash(day, origin.ip, userAgent);
     const row = buildEventRow(input, { now, country, visitorHash, siteHosts: siteHosts(deps.config) });
     try {
-      await deps.analytics.record(row);
+      await recorder.record(row);
     } catch (error) {
       if (error instanceof RecorderBusyError) {
         throw new ApiError('RATE_LIMITED', 'Analytics is busy; retry in a moment.', {

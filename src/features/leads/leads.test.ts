@@ -4,6 +4,7 @@ import { testEngines } from '../../testing/database.ts';
 import { sendJson, startStandIn } from '../../testing/stand-in.ts';
 import type { TestContext } from '../../testing/test-app.ts';
 import { END_USER_IP_HEADER, LEAD_LIMITS } from './limits.ts';
+import { prototypeQuota } from './port.ts';
 import { getLead } from './store.ts';
 import {
   CHAT_KEY,
@@ -247,7 +248,9 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
     const email = uniqueEmail('quota');
     const ip = freshIp();
     for (const leadId of ['held-1', 'held-2']) {
-      expect((await ctx.deps.quota.reserve('landing', { ip: null, email }, leadId)).allowed).toBe(true);
+      expect((await prototypeQuota(ctx.deps).reserve('landing', { ip: null, email }, leadId)).allowed).toBe(
+        true,
+      );
     }
     const res = await postLead(ctx, submission({ personal: { email_address: email } }), { ip });
     expect(res.status).toBe(429);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../testing/database.ts';
 import type { TestContext } from '../../testing/test-app.ts';
+import { prototypeQuota } from './port.ts';
 import { CHAT_KEY, freshIp, leadsApp, postLead, submission, uniqueEmail } from './test-support.ts';
 
 const engines = await testEngines();
@@ -134,8 +135,8 @@ describe.each(engines)('reading leads on %s', (engine) => {
       );
       const { leadId } = (await res.json()) as { leadId: string };
       // The prototypes feature reserves and marks the slot; lookup reports it.
-      await ctx.deps.quota.reserve('application', { ip, email }, leadId);
-      await ctx.deps.quota.markInProgress(leadId);
+      await prototypeQuota(ctx.deps).reserve('application', { ip, email }, leadId);
+      await prototypeQuota(ctx.deps).markInProgress(leadId);
 
       const found = await get(`/api/leads/lookup?email=${encodeURIComponent(`  ${email.toUpperCase()} `)}`, {
         'x-chat-api-key': CHAT_KEY,

@@ -8,8 +8,9 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
-import { createPrototypeForChat, repeatedChatPrototype } from '../prototypes/chat-path.ts';
+import { createPrototypeForChat, type PrototypePorts, repeatedChatPrototype } from '../prototypes/port.ts';
 import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
+import type { PrototypeQuota } from './quota.ts';
 import {
   LeadCreated,
   LeadIdParam,
@@ -141,14 +142,21 @@ const getRoute = createRoute({
   },
 });
 
-export function leadRoutes() {
+/** What the leads routes work with besides the infrastructure (built by the module). */
+export interface LeadPorts {
+  quota: PrototypeQuota;
+  /** The chat path's synchronous prototype (rules 4 and 5). */
+  prototypes: PrototypePorts;
+}
+
+export function leadRoutes(ports: LeadPorts) {
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
       const deps = c.env.deps;
       const trusted = secretMatches(c.req.header('x-chat-api-key'), deps.config.secrets.chat);
       const ip = quotaIp(c, trusted);
       const result = await submitLead(
-        { ...deps, logger: c.env.logger },
+        { ...deps, quota: ports.quota, logger: c.env.logger },
         { body: c.req.valid('json'), trusted, clientIp: ip },
       );
       c.env.logger.info(
@@ -161,8 +169,8 @@ export function leadRoutes() {
         // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome;
         // a repeat of the submission gets the first one's outcome.
         const made = result.duplicate
-          ? await repeatedChatPrototype(deps, result.lead, c.env.logger)
-          : await createPrototypeForChat(deps, result.lead.id, c.env.logger);
+          ? await repeatedChatPrototype(ports.prototypes, result.lead, c.env.logger)
+          : await createPrototypeForChat(ports.prototypes, result.lead.id, c.env.logger);
         if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
         for (const [name, value] of Object.entries(made.headers)) c.header(name, value);
         const error = { code: made.code, message: made.message, requestId: c.env.requestId };
@@ -179,7 +187,7 @@ export function leadRoutes() {
       const lead = await findLeadByEmail(deps.db, email);
       if (!lead) return c.json({ exists: false }, 200);
       // Lookup is always trusted (chat key): the visitor's IP comes from the agent, or the lead's own.
-      const rateLimit = await deps.quota.usage({ ip: quotaIp(c, true) ?? lead.clientIpHash, email });
+      const rateLimit = await ports.quota.usage({ ip: quotaIp(c, true) ?? lead.clientIpHash, email });
       return c.json(
         {
           exists: true,

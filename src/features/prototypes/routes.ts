@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Dependencies } from '../../dependencies.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { sseResponse } from '../../http/sse.ts';
+import type { Infrastructure } from '../../infrastructure.ts';
 import { normalizeLanguage } from '../../integrations/prototype-generator/types.ts';
 import { HANDED_OVER_MESSAGE } from './chat-path.ts';
-import { prototypeContext } from './context.ts';
+import { type PrototypePorts, prototypeContext } from './context.ts';
 import { documentUrl, enqueueRetry, errorPayload, previewUrl } from './generation.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import {
@@ -172,7 +172,7 @@ const documentRoute = createRoute({
   },
 });
 
-function frameAncestors(deps: Dependencies): string[] {
+function frameAncestors(deps: Pick<Infrastructure, 'config'>): string[] {
   return [deps.config.siteOrigin, ...(deps.config.wwwSiteOrigin ? [deps.config.wwwSiteOrigin] : [])];
 }
 
@@ -183,7 +183,7 @@ function htmlPage(c: Context<AppEnv>, body: string, status: 200 | 404 | 409, csp
   return c.html(body, status);
 }
 
-export function prototypeRoutes() {
+export function prototypeRoutes(ports: PrototypePorts) {
   const assets = new Map<string, Promise<string>>();
   const asset = (file: string) => {
     let text = assets.get(file);
@@ -207,7 +207,7 @@ export function prototypeRoutes() {
     .openapi(triggerRoute, async (c) => {
       const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       // Refused before counting: an unknown or ineligible id leaves no bucket row behind.
       await mapped(() => eligibleLead(ctx, id));
       const hits = await deps.rateLimiter.hit(
@@ -236,7 +236,7 @@ export function prototypeRoutes() {
     })
     .openapi(generateRoute, async (c) => {
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(c.env.deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       const outcome = await mapped(() => generateNow(ctx, id, 'generate'));
       if (outcome.status !== 'completed') {
         // Cut short by this instance's shutdown, it goes on elsewhere: the answer says so.
@@ -269,7 +269,7 @@ export function prototypeRoutes() {
     .openapi(streamRoute, async (c) => {
       const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       const lead = await mapped(() => eligibleLead(ctx, id));
       const lastEventId = parseLastEventId(c.req.header('Last-Event-ID') ?? c.req.valid('query').lastEventId);
       return sseResponse(
@@ -299,7 +299,7 @@ export function prototypeRoutes() {
     .openapi(previewRoute, async (c) => {
       const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       const lead = await ctx.leads.get(id);
       const lang = c.req.valid('query').lang;
       const language = lang ? normalizeLanguage(lang) : (lead?.language ?? 'en');

@@ -1,0 +1,14 @@
+import type { FeatureModule } from '../contract.ts';
+import { supportRoutes, TICKETS_PATH } from './routes.ts';
+import { SUPPORT_CRM_SOURCE, supportCrmSource } from './send.ts';
+
+/** Support: contact requests (synced to the CRM) and tickets with attachments. */
+export const supportModule: FeatureModule = {
+  name: 'support',
+  // The ticket upload reads its own multipart body, with its own limits.
+  paths: [{ path: TICKETS_PATH, readsOwnBody: true }],
+  build: () => ({
+    routes: supportRoutes(),
+    crmRecords: { [SUPPORT_CRM_SOURCE]: supportCrmSource },
+  }),
+};
