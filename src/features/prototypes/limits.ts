@@ -18,6 +18,9 @@ export const PROTOTYPE_LIMITS = {
   queueConcurrency: 2,
   /** The blocking POST /generate waits at most this long for an attempt already running elsewhere. */
   blockingWaitMs: 6 * 60_000,
-  /** trigger-generation requests per lead per hour (counted only for a lead that could generate). */
-  triggersPerHour: 10,
+  /**
+   * Generation requests per lead per hour, trigger-generation and the blocking generate together
+   * (each may start a paid model or v0 call); counted only for a lead that could generate.
+   */
+  generationRequestsPerHour: 10,
 } as const;

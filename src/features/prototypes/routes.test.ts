@@ -86,7 +86,7 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
   it('limits triggers per lead per hour, counting only leads that could generate', async () => {
     gated.close();
     const id = await createLead(ctx.app);
-    const limit = PROTOTYPE_LIMITS.triggersPerHour;
+    const limit = PROTOTYPE_LIMITS.generationRequestsPerHour;
     for (let i = 0; i < limit; i++) {
       expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
     }
@@ -101,17 +101,44 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
       steps: { prototype: undefined, service: 'seo-services' },
     });
     for (let i = 0; i <= limit; i++) {
-      expect((await post(ctx.app, `/api/leads/${unknown}/trigger-generation`)).status).toBe(404);
-      expect((await post(ctx.app, `/api/leads/${noPrototype}/trigger-generation`)).status).toBe(409);
+      for (const path of ['trigger-generation', 'generate']) {
+        expect((await post(ctx.app, `/api/leads/${unknown}/${path}`)).status).toBe(404);
+        expect((await post(ctx.app, `/api/leads/${noPrototype}/${path}`)).status).toBe(409);
+      }
     }
     const buckets = await ctx.deps.db
       .selectFrom('rate_limits')
       .select('key')
-      .where('key', 'in', [`prototype-trigger:${unknown}`, `prototype-trigger:${noPrototype}`])
+      .where('key', 'in', [`prototype-generation:${unknown}`, `prototype-generation:${noPrototype}`])
       .execute();
     expect(buckets).toEqual([]);
     gated.open();
     await ctx.deps.prototypes.tasks.idle();
+  });
+
+  it('the blocking generate shares the per-lead limit with trigger-generation (each may be a paid call)', async () => {
+    gated.open();
+    const id = await createLead(ctx.app);
+    const limit = PROTOTYPE_LIMITS.generationRequestsPerHour;
+    // A completed lead may be regenerated, but every request counts against one budget.
+    for (let i = 0; i < limit; i++) {
+      if (i % 2 === 0) {
+        expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
+      } else {
+        expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+        await ctx.deps.prototypes.tasks.idle();
+      }
+    }
+    const attempts = (await latestAttempt(ctx.deps.db, id))!.attempt;
+    for (const path of ['generate', 'trigger-generation']) {
+      const refused = await post(ctx.app, `/api/leads/${id}/${path}`);
+      expect(refused.status, path).toBe(429);
+      expect(Number(refused.headers.get('retry-after')), path).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    }
+    // Refused before anything started: no further generation.
+    expect((await latestAttempt(ctx.deps.db, id))!.attempt).toBe(attempts);
+    expect(await leadStatus(ctx, id)).toBe('completed');
   });
 
   it('refuses unknown, spam, vendor and non-prototype leads with a clear 4xx', async () => {

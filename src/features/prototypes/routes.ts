@@ -60,6 +60,31 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+const GENERATION_LIMIT_TEXT =
+  `At most ${PROTOTYPE_LIMITS.generationRequestsPerHour} generation requests per lead per hour, ` +
+  'trigger-generation and generate counted together.';
+const TOO_MANY_DESCRIPTION =
+  '`RATE_LIMITED`: the monthly quota is used up (`Retry-After`, `error.resetDate`) or too many generation ' +
+  'requests for this lead (`Retry-After`)';
+
+/**
+ * trigger-generation and the blocking generate each may start a paid generation (model or v0): one
+ * per-lead budget for both. Asked after the lead is known to be eligible, so made-up ids leave no
+ * bucket rows behind.
+ */
+async function limitGenerationRequests(deps: Dependencies, leadId: string): Promise<void> {
+  const hits = await deps.rateLimiter.hit(
+    `prototype-generation:${leadId}`,
+    PROTOTYPE_LIMITS.generationRequestsPerHour,
+    3_600_000,
+  );
+  if (!hits.allowed) {
+    throw new ApiError('RATE_LIMITED', 'Too many generation requests for this lead; please wait.', {
+      headers: { 'Retry-After': String(hits.retryAfterSeconds) },
+    });
+  }
+}
+
 const triggerRoute = createRoute({
   method: 'post',
   path: '/api/leads/{id}/trigger-generation',
@@ -69,7 +94,7 @@ const triggerRoute = createRoute({
     'Re-checks the monthly prototype quota (dual bucket: IP and e-mail), marks the buckets in progress, sets the ' +
     'lead to `generating`, starts the generation in the background and answers at once. When a generation is ' +
     'already running it is returned instead (no double generation). A failed background run is retried through ' +
-    `PrototypeQueue. At most ${PROTOTYPE_LIMITS.triggersPerHour} triggers per lead per hour. No body is read.`,
+    `PrototypeQueue. ${GENERATION_LIMIT_TEXT} No body is read.`,
   request: { params: LeadIdParams },
   responses: {
     200: {
@@ -77,9 +102,7 @@ const triggerRoute = createRoute({
       content: { 'application/json': { schema: StartGenerationResponse } },
     },
     ...leadErrors,
-    429: errorResponse(
-      '`RATE_LIMITED`: the monthly quota is used up (`Retry-After`, `error.resetDate`) or too many triggers',
-    ),
+    429: errorResponse(TOO_MANY_DESCRIPTION),
   },
 });
 
@@ -92,7 +115,8 @@ const generateRoute = createRoute({
     'Like trigger-generation, but the response comes when the generation has finished (or, when one is already ' +
     'running, when that one finishes; if that one fails with a retry pending, this request takes over). A ' +
     'failure marks the lead `failed` and gives its quota slot back. Cut short by a shutdown of this instance, ' +
-    'the answer is 502 with `error.status: "generating"`: the generation goes on elsewhere.',
+    'the answer is 502 with `error.status: "generating"`: the generation goes on elsewhere. ' +
+    GENERATION_LIMIT_TEXT,
   request: { params: LeadIdParams },
   responses: {
     200: {
@@ -100,7 +124,7 @@ const generateRoute = createRoute({
       content: { 'application/json': { schema: GenerationResult } },
     },
     ...leadErrors,
-    429: errorResponse('`RATE_LIMITED`: the monthly quota is used up'),
+    429: errorResponse(TOO_MANY_DESCRIPTION),
     502: errorResponse('`EXTERNAL_SERVICE_ERROR`: the generator failed (`error.status` is `failed`)'),
   },
 });
@@ -210,16 +234,7 @@ export function prototypeRoutes() {
       const ctx = prototypeContext(deps, c.env.logger);
       // Refused before counting: an unknown or ineligible id leaves no bucket row behind.
       await mapped(() => eligibleLead(ctx, id));
-      const hits = await deps.rateLimiter.hit(
-        `prototype-trigger:${id}`,
-        PROTOTYPE_LIMITS.triggersPerHour,
-        3_600_000,
-      );
-      if (!hits.allowed) {
-        throw new ApiError('RATE_LIMITED', 'Too many generation requests for this lead; please wait.', {
-          headers: { 'Retry-After': String(hits.retryAfterSeconds) },
-        });
-      }
+      await limitGenerationRequests(deps, id);
       const { attempt, started } = await mapped(() => triggerGeneration(ctx, id));
       return c.json(
         {
@@ -237,6 +252,8 @@ export function prototypeRoutes() {
     .openapi(generateRoute, async (c) => {
       const { id } = c.req.valid('param');
       const ctx = prototypeContext(c.env.deps, c.env.logger);
+      await mapped(() => eligibleLead(ctx, id));
+      await limitGenerationRequests(c.env.deps, id);
       const outcome = await mapped(() => generateNow(ctx, id, 'generate'));
       if (outcome.status !== 'completed') {
         // Cut short by this instance's shutdown, it goes on elsewhere: the answer says so.
