@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Dependencies } from './dependencies.ts';
@@ -19,6 +20,7 @@ import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { bodyLimiter, JSON_ONLY_MESSAGE } from './http/body.ts';
+import { brokenRequestStatus } from './http/broken-request.ts';
 import { answerPreflight } from './http/cors.ts';
 import { type Dispatch, withEdge } from './http/edge.ts';
 import type { AppEnv, RequestEnv } from './http/env.ts';
@@ -82,6 +84,15 @@ export function createApp(deps: Dependencies) {
   }
 
   function handleError(error: unknown, c: Context<AppEnv>): Response {
+    const brokenStatus = brokenRequestStatus(c.env.incoming);
+    if (brokenStatus !== null) {
+      // The connection is done (Node has answered, or the client left): nothing more reaches it.
+      c.env.logger.info(
+        { status: brokenStatus, reason: error instanceof Error ? error.message : String(error) },
+        'request body broken off or malformed',
+      );
+      return c.body(null, brokenStatus as ContentfulStatusCode);
+    }
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
       c.env.logger.error({ err: error }, 'request failed');
