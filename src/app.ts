@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
 import packageJson from '../package.json' with { type: 'json' };
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { AI_PREFIX, AI_RESPONSE_HEADERS, aiErrorStyle, aiRoutes } from './features/ai/routes.ts';
@@ -92,6 +93,17 @@ export function createApp(deps: Dependencies) {
         'request body broken off or malformed',
       );
       return c.body(null, brokenStatus as ContentfulStatusCode);
+    }
+    if (!(error instanceof ApiError) && isDatabaseUnavailable(error)) {
+      // A restart or failover (PostgreSQL), a file locked elsewhere (SQLite): passing, so 503 and
+      // when to try again, not a 500. contract.md's one 503 code is NOT_CONFIGURED.
+      c.env.logger.warn({ err: error, status: 503 }, 'request failed: the database is unavailable');
+      return renderError(
+        c,
+        new ApiError('NOT_CONFIGURED', 'The service is briefly unavailable; please try again in a moment.', {
+          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        }),
+      );
     }
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
