@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
 import { testEngines } from '../../testing/database.ts';
@@ -248,8 +249,39 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     await ctx.deps.prototypes.tasks.idle();
   });
 
-  it('a failed blocking generation is 502, the lead failed and its quota slot given back', async () => {
+  it('a blocking generation whose generator is down is 502 `generating`: the lead keeps its slot and the queue retries it', async () => {
     v0.setFailures(-1);
+    const email = `down.${Date.now()}@example.com`;
+    let id: string;
+    try {
+      id = await createLead(ctx.app, { personal: { email_address: email } });
+      const res = await post(ctx.app, `/api/leads/${id}/generate`);
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({
+        success: false,
+        error: {
+          code: 'EXTERNAL_SERVICE_ERROR',
+          status: 'generating',
+          previewUrl: `${BASE}/api/leads/${id}/preview`,
+        },
+      });
+      // Not the end: an outside outage is ridden out, the lead waits with its slot held.
+      expect(await leadStatus(ctx, id)).toBe('generating');
+      expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+        landing: { used: 1 },
+        inProgress: true,
+      });
+    } finally {
+      v0.setFailures(0);
+    }
+    // v0 is back: the retry job completes it.
+    await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
+    expect(await leadStatus(ctx, id)).toBe('completed');
+    expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+  });
+
+  it('a blocking generation that fails for good is 502 `failed`, the lead failed and its quota slot given back', async () => {
+    v0.setFailures(-1, 401);
     try {
       const email = `fail.${Date.now()}@example.com`;
       const id = await createLead(ctx.app, { personal: { email_address: email } });
@@ -277,7 +309,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     const id = await createLead(ctx.app, { personal: { email_address: email } });
     expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
     expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
-    v0.setFailures(-1);
+    v0.setFailures(-1, 401);
     try {
       expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(502);
     } finally {
@@ -361,7 +393,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     });
     expect(v0.creates()).toBe(creates);
 
-    v0.setFailures(-1);
+    v0.setFailures(-1, 401);
     try {
       const bad = submission(`repeat.fail.${Date.now()}@example.com`);
       expect((await send(bad)).status).toBe(502);
@@ -378,9 +410,8 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
   });
 
   it('a failed synchronous creation on the chat path is HTTP 502 with success false; the lead is stored', async () => {
-    v0.setFailures(-1);
-    try {
-      const res = await ctx.app.request('/api/leads', {
+    const chatSubmission = () =>
+      ctx.app.request('/api/leads', {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -388,17 +419,22 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
           'x-forwarded-for': freshIp(),
         },
         body: JSON.stringify({
-          personal: { name: 'Chat Visitor', email_address: `chatfail.${Date.now()}@example.com` },
+          personal: { name: 'Chat Visitor', email_address: `chatfail.${randomUUID()}@example.com` },
           steps: { prototype: 'landing' },
         }),
       });
-      expect(res.status).toBe(502);
-      const body = (await res.json()) as {
-        success: boolean;
-        leadId: string;
-        prototype: { status: string };
-        error: { code: string };
-      };
+    type Answer = {
+      success: boolean;
+      leadId: string;
+      prototype: { status: string };
+      error: { code: string };
+    };
+    try {
+      // Refused for good: failed, the lead too.
+      v0.setFailures(-1, 401);
+      const refused = await chatSubmission();
+      expect(refused.status).toBe(502);
+      const body = (await refused.json()) as Answer;
       expect(body).toMatchObject({
         success: false,
         prototype: { status: 'failed' },
@@ -407,6 +443,18 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
       const stored = await ctx.app.request(`/api/leads/${body.leadId}`);
       expect(stored.status).toBe(200);
       expect(await leadStatus(ctx, body.leadId)).toBe('failed');
+
+      // Down for now: the prototype is still coming (PrototypeQueue retries), the lead generating.
+      v0.setFailures(-1);
+      const down = await chatSubmission();
+      expect(down.status).toBe(502);
+      const later = (await down.json()) as Answer;
+      expect(later).toMatchObject({
+        success: false,
+        prototype: { status: 'generating' },
+        error: { code: 'EXTERNAL_SERVICE_ERROR' },
+      });
+      expect(await leadStatus(ctx, later.leadId)).toBe('generating');
     } finally {
       v0.setFailures(0);
     }

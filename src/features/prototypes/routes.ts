@@ -7,7 +7,7 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { sseResponse } from '../../http/sse.ts';
 import { normalizeLanguage } from '../../integrations/prototype-generator/types.ts';
-import { HANDED_OVER_MESSAGE } from './chat-path.ts';
+import { stillGeneratingMessage } from './chat-path.ts';
 import { prototypeContext } from './context.ts';
 import { documentUrl, enqueueRetry, errorPayload, previewUrl } from './generation.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
@@ -114,8 +114,10 @@ const generateRoute = createRoute({
   description:
     'Like trigger-generation, but the response comes when the generation has finished (or, when one is already ' +
     'running, when that one finishes; if that one fails with a retry pending, this request takes over). A ' +
-    'failure marks the lead `failed` and gives its quota slot back. Cut short by a shutdown of this instance, ' +
-    'the answer is 502 with `error.status: "generating"`: the generation goes on elsewhere. ' +
+    'failure PrototypeQueue can retry (an outside outage) answers 502 with `error.status: "generating"`: the ' +
+    'lead stays `generating` with its quota slot held, retried with backoff for over an hour (follow ' +
+    '`previewUrl`); so does a shutdown of this instance (the generation goes on elsewhere). A failure that ' +
+    'cannot be retried answers 502 with `error.status: "failed"`: the lead is `failed`, its slot given back. ' +
     GENERATION_LIMIT_TEXT,
   request: { params: LeadIdParams },
   responses: {
@@ -125,7 +127,10 @@ const generateRoute = createRoute({
     },
     ...leadErrors,
     429: errorResponse(TOO_MANY_DESCRIPTION),
-    502: errorResponse('`EXTERNAL_SERVICE_ERROR`: the generator failed (`error.status` is `failed`)'),
+    502: errorResponse(
+      '`EXTERNAL_SERVICE_ERROR`: the generator failed (`error.status`: `generating` while it is retried, ' +
+        '`failed` when it is over)',
+    ),
   },
 });
 
@@ -256,13 +261,16 @@ export function prototypeRoutes() {
       await limitGenerationRequests(c.env.deps, id);
       const outcome = await mapped(() => generateNow(ctx, id, 'generate'));
       if (outcome.status !== 'completed') {
-        // Cut short by this instance's shutdown, it goes on elsewhere: the answer says so.
-        const handedOver = outcome.status === 'failed' && outcome.handedOver === true;
+        // Not over (handed over by a shutdown, or retried by PrototypeQueue): the answer says so.
+        const stillGenerating = stillGeneratingMessage(outcome);
         throw new ApiError(
           'EXTERNAL_SERVICE_ERROR',
-          handedOver ? HANDED_OVER_MESSAGE : 'The prototype could not be generated; please try again.',
+          stillGenerating ?? 'The prototype could not be generated; please try again.',
           {
-            details: { status: handedOver ? 'generating' : 'failed', previewUrl: previewUrl(ctx, id) },
+            details: {
+              status: stillGenerating ? 'generating' : 'failed',
+              previewUrl: previewUrl(ctx, id),
+            },
           },
         );
       }

@@ -143,7 +143,7 @@ export async function startV0StandIn(
 ) {
   let failuresLeft = options.failures ?? 0;
   let lostAnswersLeft = options.lostAnswers ?? 0;
-  const failStatus = options.failStatus ?? 500;
+  let failStatus = options.failStatus ?? 500;
   let url = '';
   const created: Record<string, string>[] = [];
   const chat = (status: 'pending' | 'completed', metadata: Record<string, string> = {}) => ({
@@ -204,9 +204,10 @@ export async function startV0StandIn(
   return {
     standIn,
     url,
-    /** -1: fail for ever. */
-    setFailures(n: number) {
+    /** -1: fail for ever; with `status` (401: the key refused, a failure no retry fixes). */
+    setFailures(n: number, status = options.failStatus ?? 500) {
       failuresLeft = n;
+      failStatus = status;
     },
     creates: () => standIn.requests.filter((r) => r.method === 'POST' && r.url === '/v1/chats').length,
     generator: () =>
