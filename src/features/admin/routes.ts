@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses } from '../../http/error-responses.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { listOutbox, type OutboxMessage, outboxCounts } from '../../integrations/mail/index.ts';
+import { AnalyticsRefusal } from '../analytics/errors.ts';
 import { Stats, StatsQuery } from '../analytics/schemas.ts';
 import { contactView, listContacts } from '../contact/store.ts';
 import { getLead } from '../leads/store.ts';
@@ -182,6 +183,11 @@ const retryOneRoute = createRoute({
     ...apiErrors({ 404: 'NOT_FOUND: no such queue, or no dead job with that id' }),
   },
 });
+
+/** The charts' stats refuse a bad date range as GET /api/analytics/stats does: 400. */
+function toApiError(error: unknown): unknown {
+  return error instanceof AnalyticsRefusal ? new ApiError('VALIDATION_ERROR', error.message) : error;
+}
 
 const analyticsRoute = createRoute({
   method: 'get',
@@ -375,6 +381,7 @@ export function adminRoutes() {
       return c.json({ success: true as const, retried }, 200);
     })
     .openapi(analyticsRoute, async (c) => {
-      return c.json(await analyticsStats(c.env.deps.db, c.req.valid('query')), 200);
+      const stats = await mapErrors(analyticsStats(c.env.deps.db, c.req.valid('query')), toApiError);
+      return c.json(stats, 200);
     });
 }

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
-import { ApiError } from '../../http/errors.ts';
+import { UploadRefusal, type UploadRefusalReason } from './errors.ts';
 import { sanitizeFileName, withExtension } from './file-names.ts';
 import { ALLOWED_FILE_TYPES, MAX_TICKET_BODY_BYTES, TEXT_TYPE, UPLOAD_LIMITS } from './limits.ts';
 import { multipartBoundary, multipartPartCounter } from './multipart-parts.ts';
@@ -33,14 +33,11 @@ export interface UploadOptions {
 
 /** Bytes `file-type` needs to recognise every allowed format. */
 const SNIFF_BYTES = 4100;
-const CLOSE = { Connection: 'close' };
 /** After a violation, at most this much of the rest of a body is read (and dropped) before answering. */
 const DRAIN_LIMIT_BYTES = MAX_TICKET_BODY_BYTES;
 
-const fail = (code: ConstructorParameters<typeof ApiError>[0], message: string) =>
-  new ApiError(code, message, { headers: CLOSE });
-const bodyTooLarge = () =>
-  fail('PAYLOAD_TOO_LARGE', `The upload is larger than ${MAX_TICKET_BODY_BYTES} bytes.`);
+const fail = (reason: UploadRefusalReason, message: string) => new UploadRefusal(reason, message);
+const bodyTooLarge = () => fail('too_large', `The upload is larger than ${MAX_TICKET_BODY_BYTES} bytes.`);
 
 /** Tab, LF, FF, CR. */
 const ALLOWED_TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
@@ -71,17 +68,16 @@ function isPlainText(bytes: Buffer): boolean {
  * are not an allowed type (415), too many or too long fields (400), a body that stalls or never ends
  * (408), a body over MAX_TICKET_BODY_BYTES, declared or counted as it arrives (413), an `attachments`
  * part with bytes but no file name, or a part busboy could not read and dropped (400). The first
- * violation ends the read at once; nothing has been stored at that point. Errors carry
- * `Connection: close` because the unread rest of the body makes the connection unusable.
+ * violation ends the read at once (an UploadRefusal); nothing has been stored at that point.
  */
 export async function readMultipart(request: Request, options: UploadOptions): Promise<ParsedUpload> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as multipart/form-data.');
+    throw fail('not_multipart', 'The request body must be sent as multipart/form-data.');
   }
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_TICKET_BODY_BYTES) throw bodyTooLarge();
-  if (!request.body) throw new ApiError('VALIDATION_ERROR', 'The request has no body.');
+  if (!request.body) throw fail('no_body', 'The request has no body.');
 
   const fileField = options.fileField ?? 'attachments';
   const idleMs = Math.min(options.idleTimeoutMs ?? UPLOAD_LIMITS.idleTimeoutMs, options.timeoutMs);
@@ -89,7 +85,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   const files: UploadedFile[] = [];
   const pending: Promise<void>[] = [];
   let totalFileBytes = 0;
-  let failure: ApiError | null = null;
+  let failure: UploadRefusal | null = null;
   /** File parts seen, empty ones included (their order); bounded by busboy (`maxFileParts`). */
   let filePartCount = 0;
   /** Files with at least one byte: these count toward `maxFiles`. */
@@ -117,11 +113,11 @@ export async function readMultipart(request: Request, options: UploadOptions): P
       },
     });
   } catch {
-    throw new ApiError('VALIDATION_ERROR', 'The multipart body is malformed (no usable boundary).');
+    throw fail('no_boundary', 'The multipart body is malformed (no usable boundary).');
   }
-  const malformed = () => fail('VALIDATION_ERROR', 'The multipart body is malformed or incomplete.');
-  const unnamed = () => fail('VALIDATION_ERROR', `${fileField}: each part must be a file with a file name.`);
-  const setFailure = (error: ApiError) => {
+  const malformed = () => fail('invalid', 'The multipart body is malformed or incomplete.');
+  const unnamed = () => fail('invalid', `${fileField}: each part must be a file with a file name.`);
+  const setFailure = (error: UploadRefusal) => {
     failure ??= error;
   };
 
@@ -134,10 +130,9 @@ export async function readMultipart(request: Request, options: UploadOptions): P
       return setFailure(unnamed());
     }
     if (info.nameTruncated || info.valueTruncated) {
-      return setFailure(fail('VALIDATION_ERROR', `${name}: the field is too long.`));
+      return setFailure(fail('invalid', `${name}: the field is too long.`));
     }
-    if (Object.hasOwn(fields, name))
-      return setFailure(fail('VALIDATION_ERROR', `${name}: sent more than once.`));
+    if (Object.hasOwn(fields, name)) return setFailure(fail('invalid', `${name}: sent more than once.`));
     fields[name] = value;
   });
 
@@ -149,8 +144,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     // records the failure.
     stream.on('error', () => setFailure(malformed()));
     if (failure || name !== fileField) {
-      if (!failure)
-        setFailure(fail('VALIDATION_ERROR', `Files are only accepted in the field "${fileField}".`));
+      if (!failure) setFailure(fail('invalid', `Files are only accepted in the field "${fileField}".`));
       stream.resume();
       return;
     }
@@ -166,7 +160,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
           if (detected !== null && !ALLOWED_FILE_TYPES[detected]) {
             setFailure(
               fail(
-                'UNSUPPORTED_MEDIA_TYPE',
+                'file_type',
                 `${sanitizeFileName(info.filename ?? '', position)}: files of type ${detected} are not accepted.`,
               ),
             );
@@ -183,7 +177,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
         if (info.filename === undefined) return setFailure(unnamed());
         position = ++fileCount;
         if (fileCount > UPLOAD_LIMITS.maxFiles) {
-          setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`));
+          setFailure(fail('invalid', `At most ${UPLOAD_LIMITS.maxFiles} attachments may be sent.`));
           return;
         }
       }
@@ -191,10 +185,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
       totalFileBytes += chunk.length;
       if (totalFileBytes > UPLOAD_LIMITS.maxTotalFileBytes) {
         setFailure(
-          fail(
-            'PAYLOAD_TOO_LARGE',
-            `The attachments together exceed ${UPLOAD_LIMITS.maxTotalFileBytes} bytes.`,
-          ),
+          fail('too_large', `The attachments together exceed ${UPLOAD_LIMITS.maxTotalFileBytes} bytes.`),
         );
         return;
       }
@@ -204,7 +195,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
     stream.on('limit', () => {
       setFailure(
         fail(
-          'PAYLOAD_TOO_LARGE',
+          'too_large',
           `${sanitizeFileName(info.filename ?? '', position)}: a file may be at most ${UPLOAD_LIMITS.maxFileBytes} bytes.`,
         ),
       );
@@ -217,9 +208,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
           if (size === 0 && !info.filename) return resolve(); // an empty file input of a browser form
           const original = info.filename ?? '';
           if (size === 0) {
-            setFailure(
-              fail('VALIDATION_ERROR', `${sanitizeFileName(original, fileCount + 1)}: the file is empty.`),
-            );
+            setFailure(fail('invalid', `${sanitizeFileName(original, fileCount + 1)}: the file is empty.`));
             return resolve();
           }
           void sniff().then(() => {
@@ -235,7 +224,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
               type = TEXT_TYPE.contentType;
               extensions = TEXT_TYPE.extensions;
             } else {
-              setFailure(fail('UNSUPPORTED_MEDIA_TYPE', `${safeName}: this type of file is not accepted.`));
+              setFailure(fail('file_type', `${safeName}: this type of file is not accepted.`));
               return resolve();
             }
             files.push({
@@ -254,14 +243,12 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   });
 
   parser.on('filesLimit', () =>
-    setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFileParts} file parts may be sent.`)),
+    setFailure(fail('invalid', `At most ${UPLOAD_LIMITS.maxFileParts} file parts may be sent.`)),
   );
   parser.on('fieldsLimit', () =>
-    setFailure(fail('VALIDATION_ERROR', `At most ${UPLOAD_LIMITS.maxFields} fields may be sent.`)),
+    setFailure(fail('invalid', `At most ${UPLOAD_LIMITS.maxFields} fields may be sent.`)),
   );
-  parser.on('partsLimit', () =>
-    setFailure(fail('VALIDATION_ERROR', 'The multipart body has too many parts.')),
-  );
+  parser.on('partsLimit', () => setFailure(fail('invalid', 'The multipart body has too many parts.')));
 
   const parsed = new Promise<void>((resolve) => {
     parser.on('close', () => resolve());
@@ -282,7 +269,7 @@ export async function readMultipart(request: Request, options: UploadOptions): P
   if (!failure && partCounter.parts > filePartCount + fieldPartCount) {
     setFailure(
       fail(
-        'VALIDATION_ERROR',
+        'invalid',
         'A part of the multipart body could not be read: its Content-Disposition is missing or malformed.',
       ),
     );
@@ -308,7 +295,7 @@ async function pump(
     deadline: number;
     idleMs: number;
     stopped: () => boolean;
-    onFailure: (error: ApiError) => void;
+    onFailure: (error: UploadRefusal) => void;
     /** Sees every chunk the parser is given. */
     onChunk: (chunk: Uint8Array) => void;
   },
@@ -331,7 +318,7 @@ async function pump(
       if (next === 'timeout') {
         options.onFailure(
           fail(
-            'REQUEST_TIMEOUT',
+            'timeout',
             remaining <= options.idleMs
               ? 'The upload did not complete in time.'
               : 'The upload stalled: no data arrived for too long.',
@@ -367,7 +354,7 @@ async function pump(
     }
   } catch {
     // The client went away mid-body.
-    options.onFailure(fail('VALIDATION_ERROR', 'The upload was interrupted.'));
+    options.onFailure(fail('invalid', 'The upload was interrupted.'));
   } finally {
     clearTimeout(timer);
     try {
