@@ -2,9 +2,10 @@ import type { CacheStore } from '../../db/cache-store.ts';
 import { decodeMarkup } from '../../http/decode-text.ts';
 import { HtmlTooComplexError, MAX_HTML_ELEMENTS, nestingDepth } from '../../http/html.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
-import { type PageInput, runChecks, type SeoReport } from './checks.ts';
+import { runChecks } from './checks.ts';
 import { SeoFailure } from './errors.ts';
 import { SEO_LIMITS } from './limits.ts';
+import type { PageInput, SeoReport } from './report.ts';
 import { parseRobots, robotsAllows } from './robots.ts';
 
 export interface SeoContext {
