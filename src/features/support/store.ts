@@ -3,7 +3,7 @@ import { type DbOrTx, withTransaction } from '../../db/database.ts';
 import type { CrmIds } from '../../integrations/crm/crm.ts';
 import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
-import type { UploadedFile } from './multipart.ts';
+import type { UploadedFile } from './upload.ts';
 
 declare module '../../db/schema.ts' {
   interface Database {

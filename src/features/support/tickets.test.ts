@@ -529,6 +529,19 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
     expect((await getTicket(app.deps.db, answer.ticketId))?.attachments).toEqual([]);
   });
 
+  it('a named file with no bytes → 400 naming it, nothing stored', async () => {
+    const before = await snapshot();
+    const res = await post(
+      ticketForm({}, [{ name: 'notes.txt', bytes: Buffer.alloc(0), type: 'text/plain' }]),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'notes.txt: the file is empty.',
+    });
+    await expectNothingStored(before);
+  });
+
   it('a real image under a wrong name is stored under a name with the right extension', async () => {
     const res = await post(
       ticketForm({}, [

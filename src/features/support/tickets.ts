@@ -7,9 +7,9 @@ import { requireCaptcha, type SupportDeps } from './deps.ts';
 import { ticketConfirmationEmail, ticketNotificationEmail } from './emails.ts';
 import { SupportRefusal } from './errors.ts';
 import { TICKET_SUFFIX_ALPHABET } from './limits.ts';
-import type { ParsedUpload } from './multipart.ts';
 import { TicketFields } from './schemas.ts';
 import { DuplicateTicketId, getTicket, insertTicket, type TicketRecord } from './store.ts';
+import type { ParsedUpload } from './upload.ts';
 
 /** `TICKET-YYYYMMDD-XXXXXX`: the UTC date and six characters drawn with crypto.randomInt (a CSPRNG). */
 export function newTicketId(now: Date = new Date()): string {
