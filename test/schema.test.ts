@@ -30,7 +30,7 @@ import {
 import { mailOutboxTable } from '../src/integrations/mail/outbox.ts';
 import { jobsTable } from '../src/queue/job-queue.ts';
 import { searchChunksTable, searchDocumentsTable } from '../src/search/sql-search-index.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../src/testing/database.ts';
+import { createTestDatabase, type TestDatabase, testEngines } from './support/database.ts';
 
 /**
  * Every table, by name, with its one declaration (next to the code that owns it). `satisfies` makes

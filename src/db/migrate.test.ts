@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAvailable } from '../testing/database.ts';
+import { createTestDatabase, postgresAvailable } from '../../test/support/database.ts';
 import { migrateToLatest } from './migrate.ts';
 
 const hasPostgres = await postgresAvailable();

@@ -1,9 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpStandIn } from '../../integrations/mail/smtp-stand-in.ts';
-import { testEngines } from '../../testing/database.ts';
-import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
-import { getTicket } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   deliverMail,
   freshIp,
@@ -15,7 +12,10 @@ import {
   serveApp,
   startWorld,
   uniqueEmail,
-} from './test-support.ts';
+} from '../../../test/support/features/support.ts';
+import { startSmtpStandIn } from '../../../test/support/smtp-stand-in.ts';
+import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
+import { getTicket } from './store.ts';
 import { newTicketId } from './tickets.ts';
 
 const engines = await testEngines();
