@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { envSchema } from '../src/config.ts';
-import { createTestDatabase, testEngines } from '../src/testing/database.ts';
-import { spawnServer } from '../src/testing/process.ts';
+import { createTestDatabase, testEngines } from '../test/support/database.ts';
+import { spawnServer } from '../test/support/process.ts';
 import {
   appServices,
   composeFile,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAvailable } from '../src/testing/database.ts';
+import { createTestDatabase, postgresAvailable } from '../test/support/database.ts';
 
 const hasPostgres = await postgresAvailable();
 const SCRIPTS = import.meta.dirname;

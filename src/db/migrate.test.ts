@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAvailable } from '../testing/database.ts';
+import { createTestDatabase, postgresAvailable } from '../../test/support/database.ts';
 import { migrateToLatest } from './migrate.ts';
 
 const hasPostgres = await postgresAvailable();

@@ -18,10 +18,10 @@ export type ChatPrototypeOutcome =
   | { ok: true; prototype: ChatPrototype }
   | {
       ok: false;
-      httpStatus: 429 | 502;
-      code: 'RATE_LIMITED' | 'EXTERNAL_SERVICE_ERROR';
+      /** `quota`: the lead's prototype quota is used up until `retryAfterSeconds` from now. */
+      failure: 'quota' | 'failed';
       message: string;
-      headers: Record<string, string>;
+      retryAfterSeconds: number | null;
       prototype: ChatPrototype;
     };
 
@@ -30,7 +30,7 @@ export const HANDED_OVER_MESSAGE =
 
 /**
  * Rules 4 and 5 of POST /api/leads: a trusted chat submission of a prototype-eligible lead creates
- * the prototype synchronously, and the response reflects the real outcome (a failure is a 502 with
+ * the prototype synchronously, and the response reflects the real outcome (a failure answers with
  * `success: false`; the lead itself is stored either way).
  */
 export async function createPrototypeForChat(
@@ -46,10 +46,9 @@ export async function createPrototypeForChat(
     if (outcome.status === 'failed' && outcome.handedOver) {
       return {
         ok: false,
-        httpStatus: 502,
-        code: 'EXTERNAL_SERVICE_ERROR',
+        failure: 'failed',
         message: HANDED_OVER_MESSAGE,
-        headers: {},
+        retryAfterSeconds: null,
         prototype: { ...failed, status: 'generating' },
       };
     }
@@ -57,10 +56,9 @@ export async function createPrototypeForChat(
     if (error instanceof PrototypeRefusal && error.reason === 'quota' && error.quota) {
       return {
         ok: false,
-        httpStatus: 429,
-        code: 'RATE_LIMITED',
+        failure: 'quota',
         message: error.message,
-        headers: { 'Retry-After': String(error.quota.retryAfterSeconds) },
+        retryAfterSeconds: error.quota.retryAfterSeconds,
         prototype: failed,
       };
     }
@@ -113,10 +111,9 @@ function failedPrototype(ctx: PrototypeContext, leadId: string): ChatPrototype {
 function creationFailed(prototype: ChatPrototype): ChatPrototypeOutcome {
   return {
     ok: false,
-    httpStatus: 502,
-    code: 'EXTERNAL_SERVICE_ERROR',
+    failure: 'failed',
     message: 'The lead was stored, but its prototype could not be created.',
-    headers: {},
+    retryAfterSeconds: null,
     prototype,
   };
 }
