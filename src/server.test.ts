@@ -2,9 +2,9 @@ import { Agent, get as httpGet, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { createRoute, z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestContext } from '../test/support/test-app.ts';
 import { createRouter } from './http/openapi.ts';
 import { sseResponse } from './http/sse.ts';
-import { startTestServer, type TestContext } from './testing/test-app.ts';
 
 /** A slow route and an endless stream, to watch shutdown handle both; `onSlow` hears a slow request start. */
 function slowRoutes(onSlow: () => void = () => {}) {
@@ -181,7 +181,7 @@ describe('the real process', () => {
   });
 
   it('starts with `node src/main.ts`, serves, and exits 0 on SIGTERM', async () => {
-    const { spawnServer } = await import('./testing/process.ts');
+    const { spawnServer } = await import('../test/support/process.ts');
     const server = await spawnServer({ DATABASE_URL: 'sqlite::memory:' });
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const startup = server.output.map((l) => JSON.parse(l)).find((l) => l.msg === 'listening');

@@ -29,8 +29,7 @@ export function openDatabase(
   options: { poolSize?: number; onConnectionError?: (error: Error) => void } = {},
 ): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
-    const location = url.slice('sqlite:'.length);
-    const path = location === ':memory:' ? ':memory:' : resolve(location);
+    const path = sqliteFileOf(url) ?? ':memory:';
     const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(openSqlite(path)) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
@@ -68,6 +67,12 @@ export function openDatabase(
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/** The file of a `sqlite:<path>` URL, resolved against the working directory; null for `sqlite::memory:`. */
+export function sqliteFileOf(url: string): string | null {
+  const location = url.slice('sqlite:'.length);
+  return location === ':memory:' ? null : resolve(location);
 }
 
 /** What PostgreSQL text stores in place of U+0000 (which it cannot hold). */

@@ -6,7 +6,7 @@ import {
   TEST_DATABASE_URL,
   type TestDatabase,
   testEngines,
-} from '../testing/database.ts';
+} from '../../test/support/database.ts';
 import { CacheStore } from './cache-store.ts';
 import { migrateToLatest } from './migrate.ts';
 import { incrementCounter, RateLimiter, readCounters } from './rate-limiter.ts';

@@ -14,17 +14,17 @@ import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPipedriveStandIn } from '../../src/integrations/crm/pipedrive-stand-in.ts';
 import { messageIdFor } from '../../src/integrations/mail/queue.ts';
-import { startSmtpStandIn } from '../../src/integrations/mail/smtp-stand-in.ts';
 import {
   createTestDatabase,
   postgresAvailable,
   TEST_DATABASE_URL,
   type TestDatabase,
-} from '../../src/testing/database.ts';
-import { startLlmStandIn } from '../../src/testing/llm-stand-in.ts';
-import { type ServerProcess, spawnServer } from '../../src/testing/process.ts';
+} from '../support/database.ts';
+import { startLlmStandIn } from '../support/llm-stand-in.ts';
+import { startPipedriveStandIn } from '../support/pipedrive-stand-in.ts';
+import { type ServerProcess, spawnServer } from '../support/process.ts';
+import { startSmtpStandIn } from '../support/smtp-stand-in.ts';
 import {
   type Answer,
   call,

@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leadsApp, postLead, submission } from '../../../test/support/features/leads.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
 import { type CompletionRequest, type LlmClient, LlmError } from '../../integrations/llm/llm-client.ts';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
-import type { TestContext } from '../../testing/test-app.ts';
 import { getLead } from './store.ts';
-import { leadsApp, postLead, submission } from './test-support.ts';
 
 /**
  * The language-model path against a local OpenAI-compatible chat-completions stand-in. The client

@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
-import { testEngines } from '../../testing/database.ts';
-import { sendJson, startStandIn } from '../../testing/stand-in.ts';
-import type { TestContext } from '../../testing/test-app.ts';
-import { END_USER_IP_HEADER, LEAD_LIMITS } from './limits.ts';
-import { getLead } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   CHAT_KEY,
   freshIp,
@@ -15,7 +10,12 @@ import {
   submission,
   uniqueEmail,
   worldEnv,
-} from './test-support.ts';
+} from '../../../test/support/features/leads.ts';
+import { sendJson, startStandIn } from '../../../test/support/stand-in.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
+import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
+import { END_USER_IP_HEADER, LEAD_LIMITS } from './limits.ts';
+import { getLead } from './store.ts';
 
 const engines = await testEngines();
 

@@ -21,10 +21,10 @@ export type ChatPrototypeOutcome =
   | { ok: true; prototype: ChatPrototype }
   | {
       ok: false;
-      httpStatus: 429 | 502;
-      code: 'RATE_LIMITED' | 'EXTERNAL_SERVICE_ERROR';
+      /** `quota`: the lead's prototype quota is used up until `retryAfterSeconds` from now. */
+      failure: 'quota' | 'failed';
       message: string;
-      headers: Record<string, string>;
+      retryAfterSeconds: number | null;
       prototype: ChatPrototype;
     };
 
@@ -49,7 +49,7 @@ export function stillGeneratingMessage(outcome: RunOutcome): string | null {
 
 /**
  * Rules 4 and 5 of POST /api/leads: a trusted chat submission of a prototype-eligible lead creates
- * the prototype synchronously, and the response reflects the real outcome (a failure is a 502 with
+ * the prototype synchronously, and the response reflects the real outcome (a failure answers with
  * `success: false`; the lead itself is stored either way).
  */
 export async function createPrototypeForChat(
@@ -66,10 +66,9 @@ export async function createPrototypeForChat(
     if (stillGenerating) {
       return {
         ok: false,
-        httpStatus: 502,
-        code: 'EXTERNAL_SERVICE_ERROR',
+        failure: 'failed',
         message: stillGenerating,
-        headers: {},
+        retryAfterSeconds: null,
         prototype: { ...failed, status: 'generating' },
       };
     }
@@ -77,10 +76,9 @@ export async function createPrototypeForChat(
     if (error instanceof PrototypeRefusal && error.reason === 'quota' && error.quota) {
       return {
         ok: false,
-        httpStatus: 429,
-        code: 'RATE_LIMITED',
+        failure: 'quota',
         message: error.message,
-        headers: { 'Retry-After': String(error.quota.retryAfterSeconds) },
+        retryAfterSeconds: error.quota.retryAfterSeconds,
         prototype: failed,
       };
     }
@@ -133,10 +131,9 @@ function failedPrototype(ctx: PrototypeContext, leadId: string): ChatPrototype {
 function creationFailed(prototype: ChatPrototype): ChatPrototypeOutcome {
   return {
     ok: false,
-    httpStatus: 502,
-    code: 'EXTERNAL_SERVICE_ERROR',
+    failure: 'failed',
     message: 'The lead was stored, but its prototype could not be created.',
-    headers: {},
+    retryAfterSeconds: null,
     prototype,
   };
 }

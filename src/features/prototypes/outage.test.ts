@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { createLead, post, readEvents } from '../../../test/support/features/prototypes.ts';
+import { completion, sendSse, startLlmStandIn } from '../../../test/support/llm-stand-in.ts';
+import { type StandInHandler, sendJson } from '../../../test/support/stand-in.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { backoffDelayMs } from '../../queue/job-queue.ts';
-import { testEngines } from '../../testing/database.ts';
-import { completion, sendSse, startLlmStandIn } from '../../testing/llm-stand-in.ts';
-import { type StandInHandler, sendJson } from '../../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import { errorMessage } from './messages.ts';
 import { PROTOTYPE_QUEUE } from './queue.ts';
 import { eventsAfter, latestAttempt } from './store.ts';
-import { createLead, post, readEvents } from './test-support.ts';
 
 const PAGE = `<!doctype html><html><head><title>Hotel Sol</title></head><body><h1>Hotel Sol</h1>${'<p>Rooms by the sea, breakfast included, book direct for the best rate.</p>'.repeat(4)}</body></html>`;
 

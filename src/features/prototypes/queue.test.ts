@@ -1,18 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { createLead, eventually, post, startV0StandIn } from '../../../test/support/features/prototypes.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
 import {
   type GenerationRequest,
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import { PROTOTYPE_QUEUE, prototypeQueue } from './queue.ts';
 import { latestAttempt, startAttempt } from './store.ts';
-import { createLead, eventually, post, startV0StandIn } from './test-support.ts';
 
 describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
   let v0: Awaited<ReturnType<typeof startV0StandIn>>;

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
-import { PROTOTYPE_LIMITS } from './limits.ts';
-import { PROTOTYPE_QUEUE } from './queue.ts';
-import { latestAttempt } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   CHAT_KEY,
   createLead,
@@ -14,7 +9,12 @@ import {
   gatedGenerator,
   post,
   startV0StandIn,
-} from './test-support.ts';
+} from '../../../test/support/features/prototypes.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
+import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
+import { PROTOTYPE_QUEUE } from './queue.ts';
+import { latestAttempt } from './store.ts';
 
 const BASE = 'https://api.agency.example';
 const SPAM_GOAL = 'Best casino bonus!!! Make money fast http://a.example http://b.example http://c.example';

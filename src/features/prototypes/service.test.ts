@@ -1,18 +1,18 @@
 import { type KyselyPlugin, SelectQueryNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { CHAT_KEY, createLead, eventually, post } from '../../../test/support/features/prototypes.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
 import {
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
 import { beginAttempt, finalizeFailure, type PrototypeContext, runAttempt } from './generation.ts';
 import { handlePrototypeJob, PROTOTYPE_QUEUE } from './queue.ts';
 import { generateNow } from './service.ts';
 import { latestAttempt, startAttempt } from './store.ts';
-import { CHAT_KEY, createLead, eventually, post } from './test-support.ts';
 
 /**
  * A generator whose first run waits for the test, then fails in a way PrototypeQueue retries; every

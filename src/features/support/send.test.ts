@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRM_QUEUE } from '../../integrations/crm/sync.ts';
-import { testEngines } from '../../testing/database.ts';
-import { getSupportMessage } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   CRM_BCC,
   deliverMail,
@@ -13,7 +11,9 @@ import {
   serveApp,
   startWorld,
   uniqueEmail,
-} from './test-support.ts';
+} from '../../../test/support/features/support.ts';
+import { CRM_QUEUE } from '../../integrations/crm/sync.ts';
+import { getSupportMessage } from './store.ts';
 
 const engines = await testEngines();
 

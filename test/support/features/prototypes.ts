@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { expect } from 'vitest';
-import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
-import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
-import { V0PrototypeGenerator } from '../../integrations/prototype-generator/v0-generator.ts';
-import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { BuiltinPrototypeGenerator } from '../../../src/integrations/prototype-generator/builtin/builtin-generator.ts';
+import type { PrototypeGenerator } from '../../../src/integrations/prototype-generator/types.ts';
+import { V0PrototypeGenerator } from '../../../src/integrations/prototype-generator/v0-generator.ts';
+import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../stand-in.ts';
 
 /** Test helpers of the prototype feature: leads through the public route, an SSE reader, a v0 stand-in. */
 
@@ -67,7 +67,7 @@ export async function createLead(
 export const post = (app: Requester, path: string) => app.request(path, { method: 'POST' });
 
 /** A server-sent event as a browser's EventSource dispatches it. */
-import { type SseEvent, sseEvents } from '../../testing/sse-client.ts';
+import { type SseEvent, sseEvents } from '../sse-client.ts';
 
 export { type SseEvent, sseEvents };
 

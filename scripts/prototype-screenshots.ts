@@ -1,14 +1,14 @@
 /**
  * Renders built-in prototypes and screenshots them in Chromium, for the docs and for looking at them:
- *   node src/integrations/prototype-generator/screenshot-cli.ts <out-dir> [kind] [style] [industry] [es]
+ *   node scripts/prototype-screenshots.ts <out-dir> [kind] [style] [industry] [es]
  * With only <out-dir> it writes the two images committed under docs/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderBuiltinPrototype } from '../src/integrations/prototype-generator/builtin/builtin-generator.ts';
+import type { PrototypeBrief } from '../src/integrations/prototype-generator/types.ts';
 // A docs tool, launched like the browser tests launch Chromium.
-import { launchChromium } from '../../testing/chromium.ts';
-import { renderBuiltinPrototype } from './builtin/builtin-generator.ts';
-import type { PrototypeBrief } from './types.ts';
+import { launchChromium } from '../test/support/chromium.ts';
 
 export const SAMPLE_BRIEFS: Record<string, PrototypeBrief> = {
   'prototype-landing': {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/database.ts';
-import { type AnalyticsEventRow, writeBatch } from '../analytics/store.ts';
-import { insertLead, type LeadClassification, type LeadStatus, type NewLead } from '../leads/store.ts';
+import type { Db } from '../../../src/db/database.ts';
+import { type AnalyticsEventRow, writeBatch } from '../../../src/features/analytics/store.ts';
+import {
+  insertLead,
+  type LeadClassification,
+  type LeadStatus,
+  type NewLead,
+} from '../../../src/features/leads/store.ts';
 
 /** Shared set-up of the admin tests: keys, hostile strings and lead seeding. */
 export const ADMIN_KEY = 'admin-test-key-0123456789';

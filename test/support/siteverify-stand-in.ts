@@ -1,4 +1,4 @@
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { type StandIn, sendJson, startStandIn } from './stand-in.ts';
 
 /**
  * A local siteverify endpoint (tests only): tokens starting with `ok` pass, `low` pass with a score of

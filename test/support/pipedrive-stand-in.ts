@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { type RecordedRequest, type StandIn, sendJson, startStandIn } from './stand-in.ts';
 
 /**
  * A local stand-in for Pipedrive's API (tests only): persons, organizations and deals on API v2

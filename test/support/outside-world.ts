@@ -1,6 +1,6 @@
-import { startSiteverifyStandIn } from '../integrations/captcha/siteverify-stand-in.ts';
-import { type PipedriveStandIn, startPipedriveStandIn } from '../integrations/crm/pipedrive-stand-in.ts';
-import { type SmtpStandIn, startSmtpStandIn } from '../integrations/mail/smtp-stand-in.ts';
+import { type PipedriveStandIn, startPipedriveStandIn } from './pipedrive-stand-in.ts';
+import { startSiteverifyStandIn } from './siteverify-stand-in.ts';
+import { type SmtpStandIn, startSmtpStandIn } from './smtp-stand-in.ts';
 
 /** The outside services a lead or support request touches, as local stand-ins over the real protocols. */
 export interface OutsideWorld {

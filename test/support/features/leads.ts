@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Engine } from '../../db/database.ts';
-import { type OutsideWorld, startOutsideWorld } from '../../testing/outside-world.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import type { Engine } from '../../../src/db/database.ts';
+import { type OutsideWorld, startOutsideWorld } from '../outside-world.ts';
+import { createTestApp, type TestContext } from '../test-app.ts';
 
 /** Shared set-up of the leads tests: the three stand-ins and an app wired to them. */
 export const CHAT_KEY = 'chat-test-key';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type DatabaseHandle, type Engine, openDatabase } from '../db/database.ts';
+import { type DatabaseHandle, type Engine, openDatabase } from '../../src/db/database.ts';
 
 /** The PostgreSQL server tests use; CI exports it, and a local run falls back to the machine's. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

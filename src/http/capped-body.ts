@@ -1,27 +1,30 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../http/env.ts';
-import { ApiError } from '../../http/errors.ts';
+import type { AppEnv } from './env.ts';
+import { ApiError } from './errors.ts';
 
-function tooLarge(maxBytes: number): ApiError {
-  // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
-  return new ApiError('PAYLOAD_TOO_LARGE', `A track body is limited to ${maxBytes} bytes.`, {
-    headers: { Connection: 'close' },
-  });
+export interface BodyCap {
+  maxBytes: number;
+  /** The message of the 413 for a body over `maxBytes`. */
+  tooLargeMessage: string;
 }
 
 /**
  * Reads the request body, refusing more than `maxBytes` (a declared Content-Length before reading,
  * a chunked body as it arrives). On the Node server it reads the socket's IncomingMessage directly:
- * this route is excluded from the app-wide body limit, whose Web-stream wrapping costs more than the
- * rest of the request on this hot path. In-process (`app.request`) it reads the Request.
+ * for a hot route excluded from the app-wide body limit, whose Web-stream wrapping costs more than
+ * the rest of the request (analytics track). In-process (`app.request`) it reads the Request.
  */
-export async function readCappedBody(c: Context<AppEnv>, maxBytes: number): Promise<Uint8Array> {
+export async function readCappedBody(c: Context<AppEnv>, cap: BodyCap): Promise<Uint8Array> {
+  const { maxBytes } = cap;
+  // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
+  const tooLarge = () =>
+    new ApiError('PAYLOAD_TOO_LARGE', cap.tooLargeMessage, { headers: { Connection: 'close' } });
   const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const incoming = c.env.incoming;
   if (!incoming) {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    if (bytes.byteLength > maxBytes) throw tooLarge();
     return bytes;
   }
   return new Promise<Uint8Array>((resolve, reject) => {
@@ -38,7 +41,7 @@ export async function readCappedBody(c: Context<AppEnv>, maxBytes: number): Prom
       if (size > maxBytes) {
         cleanup();
         incoming.pause();
-        reject(tooLarge(maxBytes));
+        reject(tooLarge());
         return;
       }
       chunks.push(chunk);

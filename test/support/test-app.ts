@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createApp } from '../app.ts';
-import { type Config, loadConfig } from '../config.ts';
-import type { Engine } from '../db/database.ts';
-import { createDependencies, type Dependencies, type DependencyOverrides } from '../dependencies.ts';
-import { createLogger } from '../logger.ts';
-import { type RunningServer, startServer } from '../server.ts';
+import { createApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { Engine } from '../../src/db/database.ts';
+import { createDependencies, type Dependencies, type DependencyOverrides } from '../../src/dependencies.ts';
+import { createLogger } from '../../src/logger.ts';
+import { type RunningServer, startServer } from '../../src/server.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 /** Log lines a test can read back (each line parsed from pino's JSON). */

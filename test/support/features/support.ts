@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Engine } from '../../db/database.ts';
-import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
-import { type OutsideWorld, startOutsideWorld } from '../../testing/outside-world.ts';
-import { startTestServer, type TestContext } from '../../testing/test-app.ts';
+import type { Engine } from '../../../src/db/database.ts';
+import { EMAIL_QUEUE } from '../../../src/integrations/mail/queue.ts';
+import { type OutsideWorld, startOutsideWorld } from '../outside-world.ts';
+import { startTestServer, type TestContext } from '../test-app.ts';
 
 /** The support tests' outside world: siteverify, Pipedrive and SMTP stand-ins, and a served app. */
 export type SupportWorld = OutsideWorld;
