@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readClassifySet } from '../../eval/classify/sets.ts';
 import { startLlmStandIn } from '../../src/testing/llm-stand-in.ts';
 import type { StandIn } from '../../src/testing/stand-in.ts';
-import { readClassifySet } from '../../eval/classify/sets.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

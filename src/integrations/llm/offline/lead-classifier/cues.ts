@@ -415,7 +415,7 @@ export const ODD_TLDS = new Set([
 
 /** The local part of a mailbox that sends sales outreach. */
 export const SALES_MAILBOX =
-  /^(sales|ventas|marketing|business|bd|bizdev|partners?|partnerships|outreach|growth|comercial|hello|hola|seo|leads|offers?|promo\w*|noreply|no-reply)$/;
+  /^(sales|ventas|marketing|business|bd|bizdev|partners?|partnerships|outreach|growth|comercial|seo|leads|offers?|promo\w*|noreply|no-reply)$/;
 
 /** Words of a mail domain that name a tech, marketing or staffing firm. */
 export const FIRM_DOMAIN =

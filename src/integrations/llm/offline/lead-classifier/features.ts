@@ -116,6 +116,8 @@ const MONEY =
 const RATE =
   /(?:per|por|a|each|cada|\/)\s?(?:hour|hora|hr|h|month|mes|link|enlace|post|article|articulo|nota|lead|cita|appointment|developer|dev|desarrollador)\b/i;
 const EMOJI = /\p{Extended_Pictographic}/gu;
+/** The public suffix of a host: `.com`, `.com.mx`, `.co.uk`. */
+const SUFFIX = /(?:\.(?:com|co|org|net|gob|gov|edu|ac|nom))?\.[a-z]+$/i;
 const DIGITS = /^\d+$/;
 
 export function extractFeatures(input: Submission, options: FeatureOptions): Features {
@@ -134,7 +136,7 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
         link
           .replace(/^(?:https?:\/\/)?(?:www\.)?/i, '')
           .split(/[/?#]/)[0]!
-          .replace(/\.[a-z]+$/i, ''),
+          .replace(SUFFIX, ''),
       ),
     )
     .join(' ');
@@ -184,7 +186,7 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
   const local = at > 0 ? email.slice(0, at) : email;
   const domain = at > 0 ? email.slice(at + 1) : '';
   const domainParts = domain.split('.');
-  const domainName = domainParts.slice(0, -1).join(' ');
+  const domainName = domain.replace(SUFFIX, '');
   for (const token of fold(domainName).split(' ')) {
     if (token && !DIGITS.test(token)) orgKeys.set(`d:${token}`, token);
   }
