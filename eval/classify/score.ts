@@ -70,18 +70,31 @@ export async function scoreClassification(args: string[], print: (line: string) 
   }
 }
 
+/** Timed passes over a set: the raw figures include the machine's preemptions, the best of each item does not. */
+const TIMED_PASSES = 5;
+
 function scoreBuiltin(items: ClassifyItem[], print: (line: string) => void): Scored[] {
   for (const item of items) classifyLeadOffline(item.submission); // warm-up: compile before timing
-  const times: number[] = [];
-  const scored = items.map((item) => {
-    const started = performance.now();
-    const result = classifyLeadOffline(item.submission);
-    times.push(performance.now() - started);
-    return toScored(item, result);
-  });
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3);
-  print(`  latency per submission: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`);
+  const all: number[] = [];
+  const best = items.map(() => Number.POSITIVE_INFINITY);
+  let scored: Scored[] = [];
+  for (let pass = 0; pass < TIMED_PASSES; pass++) {
+    scored = items.map((item, i) => {
+      const started = performance.now();
+      const result = classifyLeadOffline(item.submission);
+      const elapsed = performance.now() - started;
+      all.push(elapsed);
+      best[i] = Math.min(best[i]!, elapsed);
+      return toScored(item, result);
+    });
+  }
+  const quantiles = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(3);
+    return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`;
+  };
+  print(`  latency per submission: ${quantiles(all)} (${all.length} calls)`);
+  print(`    each submission's best of ${TIMED_PASSES}: ${quantiles(best)}`);
   return scored;
 }
 

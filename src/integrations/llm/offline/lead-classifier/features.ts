@@ -124,7 +124,11 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
   const values = new Map<string, number>();
   const words = new Map<string, string>();
   const raw = input.texts.filter(Boolean).join('\n');
-  const cue = (id: string) => values.set(`s:${id}`, options.cueScale);
+  const signs: string[] = [];
+  const cue = (id: string) => {
+    values.set(`s:${id}`, options.cueScale);
+    signs.push(id);
+  };
 
   // Placeholders keep links, addresses and handles as one token each before folding.
   const links = raw.match(URL) ?? [];
@@ -197,7 +201,11 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
 
   // Cues over the folded text (with a space at each end so cues can anchor on whole words).
   const text = ` ${`${folded} ${hostWords}`.replace(/\s+/g, ' ')} `;
-  for (const c of TEXT_CUES) if (c.pattern.test(text)) values.set(`q:${c.id}`, options.cueScale);
+  for (const c of TEXT_CUES) {
+    if (!c.pattern.test(text)) continue;
+    values.set(`q:${c.id}`, options.cueScale);
+    signs.push(c.id);
+  }
 
   // Links and what the text is made of.
   if (urls === 1) cue('links-1');
@@ -252,9 +260,6 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
   if (name && !/\s/.test(name)) cue('name-one-word');
   if (/[a-z][A-Z]|[bcdfghjklmnpqrstvwxz]{5}/.test(name)) cue('name-odd');
 
-  const signs = [...values.keys()]
-    .filter((k) => k.startsWith('s:') || k.startsWith('q:'))
-    .map((k) => k.slice(2));
   if (!signs.some((id) => SPAM_SIGNS.has(id))) cue('no-spam-sign');
   if (!signs.some((id) => VENDOR_SIGNS.has(id))) cue('no-vendor-sign');
   return { values, words, chars, charValue };
