@@ -3,9 +3,9 @@ import {
   extractFeatures,
   type FeatureOptions,
   type Features,
-  featureLabel,
   type Submission,
 } from './features.ts';
+import { featureLabel } from './labels.ts';
 
 export type LeadClass = 'lead' | 'spam' | 'vendor';
 
