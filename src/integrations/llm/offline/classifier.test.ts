@@ -102,6 +102,15 @@ describe('built-in lead classifier: behaviour', () => {
     expect(classify([text]).classification).toBe('lead');
   });
 
+  it('no free text is no evidence: a lead, however bare the sender', () => {
+    for (const texts of [[''], ['', '  '], ['¿?', '123']]) {
+      expect(classify(texts, { email: 'x@gmail.com', company: null, position: null })).toMatchObject({
+        classification: 'lead',
+        reasons: ['no free text to judge'],
+      });
+    }
+  });
+
   it('"test test" is spam, whatever the model says, and says why', () => {
     for (const texts of [['test test'], ['testing 123', 'test'], ['prueba', 'Prueba de formulario']]) {
       expect(classify(texts)).toMatchObject({

@@ -30,17 +30,14 @@ const model = loadModel();
 export const CLASSIFIER_THRESHOLD = model.threshold;
 
 export function classifyLeadOffline(input: ClassifierInput): ClassifierResult {
-  // The policy names "test test" as spam; a handful of examples cannot teach a linear model that a
-  // message made only of test words is nothing else.
-  if (
-    isOnlyTest(
-      fold(input.texts.join(' '))
-        .split(' ')
-        .filter((w) => w && !/^\d+$/.test(w)),
-    )
-  ) {
-    return result('spam', 1, ['is only a test']);
-  }
+  const words = fold(input.texts.join(' '))
+    .split(' ')
+    .filter((w) => w && !/^\d+$/.test(w));
+  // Two rules, each deciding with a score of 1. No text is no evidence: a lead (the wizard's choices
+  // still say what the visitor wants). The policy names "test test" as spam, and a handful of
+  // examples cannot teach a linear model that a message of test words alone is nothing else.
+  if (words.length === 0) return result('lead', 1, ['no free text to judge']);
+  if (isOnlyTest(words)) return result('spam', 1, ['is only a test']);
   const decision = model.classify(input);
   const reasons = [...decision.reasons];
   if (decision.classification === 'lead') {

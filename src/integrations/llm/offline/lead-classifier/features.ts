@@ -198,15 +198,10 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
   if (domain && !FREE_MAIL.has(domain) && FIRM_DOMAIN.test(domainName)) cue('mail-firm');
   if (ODD_TLDS.has(domainParts.at(-1) ?? '')) cue('mail-odd-tld');
   if ((local.match(/\d/g)?.length ?? 0) >= 4) cue('mail-digits');
-  if (!input.company?.trim()) cue('no-company');
   const position = ` ${fold(input.position ?? '')} `;
-  if (!input.position?.trim()) cue('no-position');
-  else {
-    if (SALES_TITLE.test(position)) cue('title-sales');
-    if (OWNER_TITLE.test(position)) cue('title-owner');
-    if (MAKER_TITLE.test(position)) cue('title-maker');
-  }
-  if (!input.phone?.trim()) cue('no-phone');
+  if (SALES_TITLE.test(position)) cue('title-sales');
+  if (OWNER_TITLE.test(position)) cue('title-owner');
+  if (MAKER_TITLE.test(position)) cue('title-maker');
   const name = input.name.trim();
   const nameLetters = name.replace(/[^\p{L}]/gu, '');
   if (nameLetters.length >= 4 && nameLetters === nameLetters.toUpperCase()) cue('name-caps');
