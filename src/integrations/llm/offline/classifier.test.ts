@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readClassifySet, TUNING_SETS } from '../../../../eval/classify/sets.ts';
 import { CLASSIFIER_THRESHOLD, type ClassifierInput, classifyLeadOffline } from './classifier.ts';
+import { extractFeatures, MAX_TEXT_CHARS } from './lead-classifier/features.ts';
+import { loadModel } from './lead-classifier/load-model.ts';
 import { applyThreshold } from './lead-classifier/model.ts';
 
 const tuning = new Map(TUNING_SETS.flatMap(readClassifySet).map((item) => [item.id, item]));
@@ -135,6 +137,14 @@ describe('built-in lead classifier: behaviour', () => {
     );
     // No reason is a fragment of a word or a function word.
     for (const reason of result.reasons) expect(reason).not.toMatch(/“(the|and|de|la|que)”/);
+  });
+
+  it(`reads the first ${MAX_TEXT_CHARS} characters of the text, so a long message costs no more`, () => {
+    const { options } = loadModel();
+    const padding = 'x'.repeat(MAX_TEXT_CHARS - 20);
+    const read = (tail: string) => extractFeatures({ ...base, texts: [padding, tail] }, options).values;
+    expect(read('online casino').has('q:gambling')).toBe(true);
+    expect(read(`${' '.repeat(20)} online casino`).has('q:gambling')).toBe(false);
   });
 
   it('is deterministic', () => {

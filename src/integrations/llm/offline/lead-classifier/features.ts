@@ -47,8 +47,6 @@ export interface FeatureOptions {
 export interface Features {
   /** Feature key → value. */
   values: Map<string, number>;
-  /** Lexical feature key → the word of the text it came from (for reasons). */
-  words: Map<string, string>;
   /**
    * Character n-grams (without their `c:` key prefix, to spare a string per n-gram) → the word they
    * came from; each has the value `charValue`.
@@ -60,10 +58,17 @@ export interface Features {
 /** Key prefix of character n-gram features in the weights. */
 export const CHAR_PREFIX = 'c:';
 
-const URL =
-  /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|ru|xyz|top|info|biz|online|site|me|ly|in|mx|ar|cl|pe|es|uk|app|dev|shop|store|blog|click|services)(?:\.[a-z]{2})?\/\S*/gi;
-const MAIL = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
-const AT_HANDLE = /(?:^|\s)@[A-Za-z0-9_.]{3,}/g;
+/** Text beyond this many characters is not read: it bounds the time of a decision. */
+export const MAX_TEXT_CHARS = 2000;
+
+/** Longer runs without a space are neither links nor addresses: they are not matched against. */
+const MAX_CHUNK = 300;
+const CHUNK = /\S+/g;
+const LINK_START = /(?:https?:\/\/|www\.)/i;
+const BARE_LINK =
+  /^[("'<]*[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|ru|xyz|top|info|biz|online|site|me|ly|in|mx|ar|cl|pe|es|uk|app|dev|shop|store|blog|click|services)(?:\.[a-z]{2})?\//i;
+const MAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const AT_HANDLE = /^@[A-Za-z0-9_.]{3,}/;
 const MESSENGER =
   /(?:t\.me|wa\.me|telegram\.me)\/\S+|(?:telegram|whats ?app|wsp|wpp|whats|signal|skype|wechat)\s*(?:[:：]|at|al|@|me|number|numero)?\s*(?:@\w+|\+?\(?\d[\d\s().-]{6,})/i;
 const MONEY =
@@ -77,47 +82,46 @@ const DIGITS = /^\d+$/;
 
 export function extractFeatures(input: Submission, options: FeatureOptions): Features {
   const values = new Map<string, number>();
-  const words = new Map<string, string>();
-  const raw = input.texts.filter(Boolean).join('\n');
+  const raw = input.texts.filter(Boolean).join('\n').slice(0, MAX_TEXT_CHARS);
   const signs: string[] = [];
   const cue = (id: string) => {
     values.set(`s:${id}`, options.cueScale);
     signs.push(id);
   };
 
-  // Placeholders keep links, addresses and handles as one token each before folding.
-  const links = raw.match(URL) ?? [];
-  const urls = links.length;
-  // The words of linked hosts (`casino-bono.fun` → casino, bono) are evidence too.
-  const hostWords = links
-    .map((link) =>
-      fold(
-        link
-          .replace(/^(?:https?:\/\/)?(?:www\.)?/i, '')
-          .split(/[/?#]/)[0]!
-          .replace(SUFFIX, ''),
-      ),
-    )
-    .join(' ');
+  // Placeholders keep links, addresses and handles as one token each before folding; the words of
+  // linked hosts (`casino-bono.fun` → casino, bono) are evidence too.
+  const hosts: string[] = [];
   const marked = raw
-    .replace(URL, ' xurlx ')
-    .replace(MAIL, ' xmailx ')
-    .replace(AT_HANDLE, ' xhandlex ')
+    .replace(CHUNK, (chunk) => {
+      if (chunk.length > MAX_CHUNK) return chunk;
+      const link = LINK_START.exec(chunk);
+      if (link || BARE_LINK.test(chunk)) {
+        const host = chunk.slice(link?.index ?? 0).replace(/^[("'<]*(?:https?:\/\/)?(?:www\.)?/i, '');
+        hosts.push(fold(host.split(/[/?#>"')]/)[0]!.replace(SUFFIX, '')));
+        return ' xurlx ';
+      }
+      if (!chunk.includes('@')) return chunk;
+      if (AT_HANDLE.test(chunk)) return ' xhandlex ';
+      return chunk.replace(MAIL, ' xmailx ');
+    })
     .replace(MONEY, ' xmoneyx ');
+  const urls = hosts.length;
+  const hostWords = hosts.join(' ');
   const folded = fold(marked);
   const tokens = folded.split(' ').filter(Boolean);
   const plain = tokens.filter((t) => !DIGITS.test(t));
 
   // Lexical block 1: words (and word pairs), the value of each 1/sqrt(count) times the scale.
-  const wordKeys = new Map<string, string>();
+  const wordKeys = new Set<string>();
   let previous = '';
   for (const token of tokens) {
     const word = DIGITS.test(token) ? 'xnumx' : token;
-    wordKeys.set(`w:${word}`, word);
-    if (options.wordPairs && previous) wordKeys.set(`b:${previous} ${word}`, `${previous} ${word}`);
+    wordKeys.add(`w:${word}`);
+    if (options.wordPairs && previous) wordKeys.add(`b:${previous} ${word}`);
     previous = word;
   }
-  addBlock(values, words, wordKeys, options.wordScale);
+  addBlock(values, wordKeys, options.wordScale);
 
   // Lexical block 2: character n-grams inside each word.
   const chars = new Map<string, string>();
@@ -136,9 +140,9 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
   const charValue = chars.size > 0 ? options.charScale / Math.sqrt(chars.size) : 0;
 
   // Company, title and mail-domain words, each its own namespace.
-  const orgKeys = new Map<string, string>();
+  const orgKeys = new Set<string>();
   for (const token of fold(`${input.company ?? ''} ${input.position ?? ''}`).split(' ')) {
-    if (token && !DIGITS.test(token)) orgKeys.set(`o:${token}`, token);
+    if (token && !DIGITS.test(token)) orgKeys.add(`o:${token}`);
   }
   const email = input.email.trim().toLowerCase();
   const at = email.lastIndexOf('@');
@@ -147,12 +151,12 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
   const domainParts = domain.split('.');
   const domainName = domain.replace(SUFFIX, '');
   for (const token of fold(domainName).split(' ')) {
-    if (token && !DIGITS.test(token)) orgKeys.set(`d:${token}`, token);
+    if (token && !DIGITS.test(token)) orgKeys.add(`d:${token}`);
   }
   for (const token of hostWords.split(' ')) {
-    if (token && !DIGITS.test(token)) orgKeys.set(`u:${token}`, token);
+    if (token && !DIGITS.test(token)) orgKeys.add(`u:${token}`);
   }
-  addBlock(values, words, orgKeys, options.wordScale);
+  addBlock(values, orgKeys, options.wordScale);
 
   // Cues over the folded text (with a space at each end so cues can anchor on whole words).
   const text = ` ${`${folded} ${hostWords}`.replace(/\s+/g, ' ')} `;
@@ -212,7 +216,7 @@ export function extractFeatures(input: Submission, options: FeatureOptions): Fea
 
   if (!signs.some((id) => SPAM_SIGNS.has(id))) cue('no-spam-sign');
   if (!signs.some((id) => VENDOR_SIGNS.has(id))) cue('no-vendor-sign');
-  return { values, words, chars, charValue };
+  return { values, chars, charValue };
 }
 
 const PLACEHOLDERS = new Set(['xurlx', 'xmailx', 'xhandlex', 'xmoneyx']);
@@ -249,7 +253,11 @@ export function isOnlyTest(words: string[]): boolean {
 /** Random letters: mixed case inside words, long consonant runs, or words with no vowel. */
 function looksGibberish(raw: string, plain: string[]): boolean {
   if (plain.length === 0) return false;
-  if ((raw.match(/\b\w*[a-z][A-Z][a-z]*[A-Z]\w*\b/g)?.length ?? 0) >= 2) return true;
+  let mixed = 0;
+  for (const chunk of raw.match(CHUNK) ?? []) {
+    if (chunk.length <= 40 && /[a-z][A-Z][a-z]*[A-Z]/.test(chunk)) mixed++;
+  }
+  if (mixed >= 2) return true;
   let odd = 0;
   for (const token of plain) {
     if (token.length >= 4 && (!/[aeiouy]/.test(token) || /[bcdfghjklmnpqrstvwxz]{5}/.test(token))) odd++;
@@ -267,16 +275,8 @@ function repeats(plain: string[]): boolean {
   return top >= 4 && top * 8 >= plain.length;
 }
 
-function addBlock(
-  values: Map<string, number>,
-  words: Map<string, string>,
-  keys: Map<string, string>,
-  scale: number,
-): void {
+function addBlock(values: Map<string, number>, keys: Set<string>, scale: number): void {
   if (keys.size === 0 || scale === 0) return;
   const value = scale / Math.sqrt(keys.size);
-  for (const [key, word] of keys) {
-    values.set(key, value);
-    words.set(key, word);
-  }
+  for (const key of keys) values.set(key, value);
 }

@@ -42,13 +42,13 @@ const STRUCTURAL_LABELS: Record<string, string> = {
 
 const CUE_LABELS: Record<string, string> = Object.fromEntries(TEXT_CUES.map((c) => [c.id, c.label]));
 
-/** The reason a feature gives, in words (a word feature names the word of the text it came from). */
-export function featureLabel(key: string, word: string | undefined): string {
+/** The reason a feature gives, in words (`w:backlinks` → says “backlinks”). */
+export function featureLabel(key: string): string {
   const kind = key.slice(0, 2);
   const rest = key.slice(2);
   if (kind === 's:') return STRUCTURAL_LABELS[rest] ?? rest;
   if (kind === 'q:') return CUE_LABELS[rest] ?? rest;
-  const shown = PLACEHOLDER_WORDS[word ?? rest] ?? `“${word ?? rest}”`;
+  const shown = PLACEHOLDER_WORDS[rest] ?? `“${rest}”`;
   if (kind === 'o:') return `company or title ${shown}`;
   if (kind === 'd:') return `mail domain ${shown}`;
   if (kind === 'u:') return `links to ${shown}`;

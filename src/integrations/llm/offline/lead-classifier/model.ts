@@ -130,7 +130,7 @@ export class LinearModel {
       const w = this.weights.get(key);
       if (!w) continue;
       const push = value * (w[c]! - w[rival]!);
-      if (key.startsWith('w:') || key.startsWith('b:')) add(byWord, features.words.get(key)!, push);
+      if (key.startsWith('w:') || key.startsWith('b:')) add(byWord, key.slice(2), push);
       else add(byFeature, key, push);
     }
     for (const [gram, word] of features.chars) {
@@ -139,10 +139,10 @@ export class LinearModel {
     }
     const candidates: [string, number][] = [];
     for (const [word, push] of byWord) {
-      if (push > MIN_PUSH && !FUNCTION_WORDS.has(word)) candidates.push([featureLabel('w:', word), push]);
+      if (push > MIN_PUSH && !FUNCTION_WORDS.has(word)) candidates.push([featureLabel(`w:${word}`), push]);
     }
     for (const [key, push] of byFeature) {
-      if (push > MIN_PUSH) candidates.push([featureLabel(key, features.words.get(key)), push]);
+      if (push > MIN_PUSH) candidates.push([featureLabel(key), push]);
     }
     return candidates
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
