@@ -30,6 +30,7 @@ const examples: Example[] = TUNING_SETS.flatMap((file) =>
     label: item.label,
     input: item.submission,
     writer: file,
+    tags: item.tags,
   })),
 );
 
@@ -64,6 +65,10 @@ function report(title: string, scored: Scored[], threshold: number) {
   }));
   console.log(`\n${title}, threshold ${threshold}`);
   console.log(formatMetrics(measure(outcomes)).join('\n'));
+  const hard = measure(outcomes.filter((_, i) => scored[i]!.example.tags?.includes('hard')));
+  console.log(
+    `  hard cases: accuracy ${(100 * hard.accuracy).toFixed(1)}% of ${hard.total}, lead recall ${(100 * hard.perClass.lead.recall).toFixed(1)}%`,
+  );
   if (args.includes('--verbose')) {
     outcomes.forEach((o, i) => {
       if (o.expected === o.got) return;

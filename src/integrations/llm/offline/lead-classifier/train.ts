@@ -19,6 +19,8 @@ export interface Example {
   input: Submission;
   /** Who wrote it (the set it came from): the honest test of generalisation is across writers. */
   writer: string;
+  /** The case it is (`hard`, `disguised-vendor`…), for the report's slices. */
+  tags?: string[];
 }
 
 export interface TrainingSettings {
