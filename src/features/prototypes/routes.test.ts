@@ -17,7 +17,9 @@ import { PROTOTYPE_QUEUE } from './queue.ts';
 import { latestAttempt } from './store.ts';
 
 const BASE = 'https://api.agency.example';
-const SPAM_GOAL = 'Best casino bonus!!! Make money fast http://a.example http://b.example http://c.example';
+// A black-hat SEO blast from a made-up name with no company, as spammers send it.
+const SPAM_GOAL =
+  'We sell 5000 dofollow backlinks DA 50+ made with GSA and Xrumer, guaranteed first page of Google in 7 days!!! Telegram @seoking http://a.example http://b.example http://c.example';
 
 async function app(
   engine: 'sqlite' | 'postgres',
@@ -147,7 +149,10 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
 
-    const spam = await createLead(ctx.app, { steps: { goal: SPAM_GOAL } });
+    const spam = await createLead(ctx.app, {
+      personal: { name: 'SEO King', company: undefined },
+      steps: { goal: SPAM_GOAL },
+    });
     expect(await leadStatus(ctx, spam)).toBe('spam');
     const noPrototype = await createLead(ctx.app, {
       steps: { prototype: undefined, service: 'seo-services' },
