@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClassifySet } from '../../eval/classify/sets.ts';
-import { startLlmStandIn } from '../../src/testing/llm-stand-in.ts';
-import type { StandIn } from '../../src/testing/stand-in.ts';
+import { startLlmStandIn } from '../support/llm-stand-in.ts';
+import type { StandIn } from '../support/stand-in.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
