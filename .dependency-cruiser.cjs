@@ -3,15 +3,12 @@
  * Type-only imports count: they tie files together as much as any other (tsPreCompilationDeps).
  */
 
-/** Tests and what only tests use: stand-in servers, fixtures, the harness. */
-const TEST_SUPPORT = [
-  '^src/testing/',
-  '^test/',
-  '(^|/)test-support\\.ts$',
-  '\\.test\\.ts$',
-  '(^|/)[^/]*stand-in[^/]*\\.ts$',
-  '(^|/)fixtures/',
-];
+/**
+ * Tests and what only tests use: the harness, stand-in servers, feature helpers and fixtures live in
+ * test/support/; tests sit beside their code. The last two patterns keep a stand-in or a fixture
+ * counted as test support should one be put back under src/.
+ */
+const TEST_SUPPORT = ['^test/', '\\.test\\.ts$', '(^|/)[^/]*stand-in[^/]*\\.ts$', '(^|/)fixtures/'];
 /** What runs in production: `src/` without its tests and test support. */
 const PRODUCTION = { path: '^src/', pathNot: TEST_SUPPORT };
 

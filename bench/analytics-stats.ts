@@ -13,7 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { readAnalyticsStats, resolveRange } from '../src/features/analytics/stats.ts';
 import { type AnalyticsEventRow, listEvents, writeBatch } from '../src/features/analytics/store.ts';
 import { utcDay } from '../src/features/analytics/track.ts';
-import { TEST_DATABASE_URL } from '../src/testing/database.ts';
+import { TEST_DATABASE_URL } from '../test/support/database.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { renderBuiltinPrototype } from '../src/integrations/prototype-generator/builtin/builtin-generator.ts';
 import type { PrototypeBrief } from '../src/integrations/prototype-generator/types.ts';
 // A docs tool, launched like the browser tests launch Chromium.
-import { launchChromium } from '../src/testing/chromium.ts';
+import { launchChromium } from '../test/support/chromium.ts';
 
 export const SAMPLE_BRIEFS: Record<string, PrototypeBrief> = {
   'prototype-landing': {

@@ -76,6 +76,8 @@ export interface Infrastructure {
 export interface InfrastructureOverrides {
   database?: DatabaseHandle;
   backoffBaseMs?: number;
+  /** The job queue's clock (due times, backoff), so a test can step through hours of retries. */
+  queueClock?: () => number;
   /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
   prototypeGenerator?: PrototypeGenerator;
 }
@@ -102,7 +104,10 @@ export async function createInfrastructure(
         logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
     });
   await migrateToLatest(database.db);
-  const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
+  const jobs = new JobQueue(database.db, {
+    backoffBaseMs: overrides.backoffBaseMs,
+    now: overrides.queueClock,
+  });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
     leaseMs: config.queueLeaseMs,
   });

@@ -42,6 +42,8 @@ export class ResponsesInFlight {
  * what the AI envelope makes of it under the AI prefix. What is not HTTP at all (a malformed request
  * line or header, headers over 16 KiB) gets Node's own bare answer, as without a handler: it has no
  * route and so no envelope. Nothing is written once a response has started; the connection closes.
+ * The status sent is recorded on the request's response (`clientErrorStatus`), so the app logs and
+ * counts that request with it (src/http/broken-request.ts).
  */
 export function answerClientError(
   logger: Logger,
@@ -54,13 +56,15 @@ export function answerClientError(
       socket.destroy();
       return;
     }
-    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
-      socket.end(NODE_ANSWERS[error.code ?? ''] ?? NODE_BAD_REQUEST);
-      return;
-    }
     // The edge's record of the request (so the answer matches its log line); none when its headers
     // never arrived.
     const edge = response instanceof EdgeServerResponse ? response : undefined;
+    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const bare = NODE_ANSWERS[error.code ?? ''] ?? NODE_BAD_REQUEST;
+      if (edge) edge.clientErrorStatus = Number(bare.slice('HTTP/1.1 '.length, 'HTTP/1.1 '.length + 3));
+      socket.end(bare);
+      return;
+    }
     const path = edge?.routedPath ?? '';
     const requestId = edge?.edgeHeaders?.['x-request-id'] ?? resolveRequestId(undefined);
     const answer = paths.errorEnvelopeFor(path)(new ApiError('REQUEST_TIMEOUT', TIMEOUT_MESSAGE), requestId);
@@ -78,6 +82,7 @@ export function answerClientError(
       { requestId, status: answer.status, reason: error.code },
       'request timed out before it arrived',
     );
+    if (edge) edge.clientErrorStatus = answer.status;
     let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n`;
     for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
     socket.end(`${head}\r\n${body}`);

@@ -20,6 +20,11 @@ export class EdgeServerResponse extends ServerResponse {
   edgeHeaders: EdgeHeaders | undefined;
   /** The request's path as the app routed it (for the answer to a request that never arrived). */
   routedPath: string | undefined;
+  /**
+   * The status the server's `clientError` handler sent on the connection while this request's body
+   * was arriving (src/http/client-error.ts); the app logs and counts the request with it.
+   */
+  clientErrorStatus: number | undefined;
 
   override writeHead(
     statusCode: number,

@@ -83,3 +83,16 @@ export function sendError(
   for (const name in headers) c.header(name, headers[name]);
   return c.json(body, status);
 }
+
+/**
+ * Awaits a route's call into its feature logic and rethrows what it failed with through `toApiError`,
+ * the route's map from its feature's domain errors to the envelope (anything it does not know, it
+ * returns unchanged). Logic below the routes knows no status code or header.
+ */
+export async function mapErrors<T>(work: Promise<T>, toApiError: (error: unknown) => unknown): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw toApiError(error);
+  }
+}

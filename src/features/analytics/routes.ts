@@ -1,13 +1,23 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Config } from '../../config.ts';
+import { readCappedBody } from '../../http/capped-body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
-import { readCappedBody } from './body.ts';
 import { isBotAgent } from './bots.ts';
+import { AnalyticsRefusal, type AnalyticsRefusalReason } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
-import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody, TrackFormBody } from './schemas.ts';
+import {
+  Accepted,
+  EventList,
+  EventsQuery,
+  Stats,
+  StatsQuery,
+  TrackBody,
+  TrackFormBody,
+  type TrackInput,
+} from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
 import { buildEventRow, parseTrackBody, utcDay } from './track.ts';
@@ -17,6 +27,23 @@ const errors = {
 };
 
 export const TRACK_PATH = '/api/analytics/track';
+
+const REFUSAL_CODES: Record<AnalyticsRefusalReason, ErrorCode> = {
+  invalid: 'VALIDATION_ERROR',
+  too_large: 'PAYLOAD_TOO_LARGE',
+  unsupported_type: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/** A refused track body or stats range as the contract's error. */
+function analyticsApiError(error: unknown): unknown {
+  if (!(error instanceof AnalyticsRefusal)) return error;
+  return new ApiError(REFUSAL_CODES[error.reason], error.message);
+}
+
+const TRACK_BODY_CAP = {
+  maxBytes: L.trackBodyBytes,
+  tooLargeMessage: `A track body is limited to ${L.trackBodyBytes} bytes.`,
+};
 
 /**
  * Added by the edge to every response of the track path, preflights included. `sendBeacon` sends with
@@ -109,8 +136,13 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
         headers: { 'Retry-After': String(retryAfter) },
       });
     }
-    const body = await readCappedBody(c, L.trackBodyBytes);
-    const input = await parseTrackBody(c.req.header('content-type'), body);
+    const body = await readCappedBody(c, TRACK_BODY_CAP);
+    let input: TrackInput;
+    try {
+      input = await parseTrackBody(c.req.header('content-type'), body);
+    } catch (error) {
+      throw analyticsApiError(error);
+    }
     const userAgent = c.req.header('user-agent') ?? '';
     if (isBotAgent(userAgent)) {
       recorder.countBot();
@@ -137,7 +169,10 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
   return router
     .openapi(statsRoute, async (c) => {
       const query = c.req.valid('query');
-      const range = await resolveRange(c.env.deps.db, query.from, query.to, Date.now());
+      const range = await mapErrors(
+        resolveRange(c.env.deps.db, query.from, query.to, Date.now()),
+        analyticsApiError,
+      );
       return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit), 200);
     })
     .openapi(eventsRoute, async (c) => {

@@ -2,31 +2,56 @@ import { CompiledQuery, sql } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
 import type { Database } from '../../db/schema.ts';
+import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
+
+/** The `analytics_events` table (migration 0006). */
+export const analyticsEventsTable = table({
+  id: text(),
+  type: text(),
+  page: text(),
+  referrer: text().orNull(),
+  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
+  referrer_host: text().orNull(),
+  title: text().orNull(),
+  properties: text().orNull(),
+  session_id: text().orNull(),
+  country: text().orNull(),
+  visitor_hash: text(),
+  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
+  day: text(),
+  created_at: bigint(),
+});
+
+export type AnalyticsEventRow = RowOf<typeof analyticsEventsTable>;
+
+/** The `analytics_daily` table (migration 0006). */
+export const analyticsDailyTable = table({
+  dimension: text(),
+  day: text(),
+  value: text(),
+  count: bigint(),
+});
+
+/** The `analytics_visitors` table (migration 0006). */
+export const analyticsVisitorsTable = table({
+  day: text(),
+  visitor_hash: text(),
+});
+
+/** The `analytics_salts` table (migration 0006). */
+export const analyticsSaltsTable = table({
+  day: text(),
+  salt: text(),
+  created_at: bigint(),
+});
 
 declare module '../../db/schema.ts' {
   interface Database {
     analytics_events: AnalyticsEventRow;
-    analytics_daily: { dimension: string; day: string; value: string; count: number };
-    analytics_visitors: { day: string; visitor_hash: string };
-    analytics_salts: { day: string; salt: string; created_at: number };
+    analytics_daily: RowOf<typeof analyticsDailyTable>;
+    analytics_visitors: RowOf<typeof analyticsVisitorsTable>;
+    analytics_salts: RowOf<typeof analyticsSaltsTable>;
   }
-}
-
-export interface AnalyticsEventRow {
-  id: string;
-  type: string;
-  page: string;
-  referrer: string | null;
-  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
-  referrer_host: string | null;
-  title: string | null;
-  properties: string | null;
-  session_id: string | null;
-  country: string | null;
-  visitor_hash: string;
-  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
-  day: string;
-  created_at: number;
 }
 
 /** Rollup dimensions kept in analytics_daily, one counter per (dimension, day, value). */
