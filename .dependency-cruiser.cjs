@@ -26,7 +26,7 @@ module.exports = {
       name: 'features-through-ports',
       comment:
         "A feature uses another feature only through that feature's port.ts; shared logic moves down " +
-        '(db/, queue/, integrations/, http/).',
+        '(db/, queue/, integrations/, text/, http/).',
       severity: 'error',
       from: { path: '^src/features/([^/]+)/', pathNot: TEST_SUPPORT },
       to: {
@@ -37,17 +37,32 @@ module.exports = {
     {
       name: 'nothing-below-features-looks-up',
       comment:
-        'http/, db/, queue/, search/, integrations/ and the infrastructure know no feature, nor the app, ' +
+        'http/, db/, queue/, search/, integrations/, text/ and the infrastructure know no feature, nor the app, ' +
         'the server or the composition root.',
       severity: 'error',
       from: {
         path: [
-          '^src/(http|db|queue|search|integrations)/',
-          '^src/(infrastructure|config|logger|wizard)\\.ts$',
+          '^src/(http|db|queue|search|integrations|text)/',
+          '^src/(infrastructure|config|logger|metrics|wizard)\\.ts$',
         ],
         pathNot: TEST_SUPPORT,
       },
       to: { path: ['^src/features/', '^src/(app|server|dependencies|start|main)\\.ts$'] },
+    },
+    {
+      name: 'storage-and-clients-below-http',
+      comment:
+        'db/, queue/, search/, integrations/, text/ and the infrastructure sit below the HTTP layer: what ' +
+        'they share with it (HTML reading, decoding, validation messages) lives in text/, not in http/.',
+      severity: 'error',
+      from: {
+        path: [
+          '^src/(db|queue|search|integrations|text)/',
+          '^src/(infrastructure|config|logger|metrics|wizard)\\.ts$',
+        ],
+        pathNot: TEST_SUPPORT,
+      },
+      to: { path: '^src/http/' },
     },
     {
       name: 'features-below-the-centre',

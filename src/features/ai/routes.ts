@@ -5,10 +5,10 @@ import type { ZodError } from 'zod';
 import { requireJson } from '../../http/body.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, type ErrorCode, type ErrorEnvelopeOf } from '../../http/errors.ts';
-import { describeIssue } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
 import { sliceWhole } from '../../integrations/llm/offline/text.ts';
+import { describeIssue } from '../../text/validation-message.ts';
 import { AI_LIMITS, AI_RATE } from './limits.ts';
 import {
   AiErrorSchema,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeZodError } from '../../http/openapi.ts';
+import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import {
