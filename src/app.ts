@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
-import packageJson from '../package.json' with { type: 'json' };
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Dependencies } from './dependencies.ts';
 import { bodyLimiter, JSON_ONLY_MESSAGE } from './http/body.ts';
@@ -13,6 +12,7 @@ import { type Dispatch, withEdge } from './http/edge.ts';
 import { EDGE_HOOKS, type EdgeHook } from './http/edge-hooks.ts';
 import type { AppEnv, RequestEnv } from './http/env.ts';
 import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from './http/openapi-document.ts';
 import { RouteTable } from './http/route-table.ts';
 import { StaticPathMemoRouter } from './http/router.ts';
 
@@ -108,22 +108,10 @@ export function createApp(deps: Dependencies, options: AppOptions = {}) {
 
   for (const feature of deps.features) if (feature.routes) app.route('/', feature.routes);
 
-  const openApiDocument = () =>
-    app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'Agency website backend',
-        version: packageJson.version,
-        description:
-          'The backend of the agency website. Backend routes answer errors as ' +
-          '`{"success":false,"error":{"code","message","requestId"}}`; the AI routes under `/api/ai/*` ' +
-          'use `{"error":{"code","message"}}` with lower-case codes. Every response carries `X-Request-Id`.',
-      },
-    });
-  let builtDocument: ReturnType<typeof openApiDocument> | null = null;
+  let openApiDocument: OpenApiDocument | null = null;
   app.get('/openapi.json', (c) => {
-    builtDocument ??= openApiDocument();
-    return c.json(builtDocument);
+    openApiDocument ??= buildOpenApiDocument(app, deps.config.publicBaseUrl);
+    return c.json(openApiDocument);
   });
 
   app.notFound((c) => {

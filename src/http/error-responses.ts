@@ -26,16 +26,24 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'NOT_CONFIGURED: the outside service this route needs is not configured (or, with Retry-After, the database is briefly unavailable)',
 };
 
-type ErrorResponseEntries = Record<
-  number,
-  { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }
->;
+interface ErrorResponse {
+  description: string;
+  content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } };
+}
+
+/** One OpenAPI response in the backend envelope, with the route's own description. */
+export const errorResponse = (description: string): ErrorResponse => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+});
 
 /**
  * OpenAPI `responses` entries with the backend envelope: `errorResponses(400, 415)` with the standard
  * descriptions, or `errorResponses({ 409: 'CONFLICT: …' })` with route-specific ones.
  */
-export function errorResponses(...statuses: (number | Record<number, string>)[]): ErrorResponseEntries {
+export function errorResponses(
+  ...statuses: (number | Record<number, string>)[]
+): Record<number, ErrorResponse> {
   const entries: [number, string][] = statuses.flatMap((item) =>
     typeof item === 'number'
       ? [[item, DESCRIPTIONS[item] ?? 'Error'] as [number, string]]
@@ -43,10 +51,5 @@ export function errorResponses(...statuses: (number | Record<number, string>)[])
           ([status, description]) => [Number(status), description] as [number, string],
         ),
   );
-  return Object.fromEntries(
-    entries.map(([status, description]) => [
-      status,
-      { description, content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
-    ]),
-  );
+  return Object.fromEntries(entries.map(([status, description]) => [status, errorResponse(description)]));
 }

@@ -16,7 +16,9 @@ import { queueViews } from './views/queues.ts';
 const shellRoute = createRoute({
   method: 'get',
   path: '/admin/leads',
+  operationId: 'getAdminDashboard',
   tags,
+  security: [],
   summary: 'The admin dashboard page (an HTML shell; its data comes from /admin/api/* with the key)',
   description:
     'No data is embedded: the page asks for the admin key, keeps it in sessionStorage and sends it as ' +
@@ -28,6 +30,7 @@ const shellRoute = createRoute({
 const summaryRoute = createRoute({
   method: 'get',
   path: '/admin/api/summary',
+  operationId: 'getAdminSummary',
   tags,
   security,
   summary: 'Lead counts per status and classification, mail counts, which optional features are on',

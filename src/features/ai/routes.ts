@@ -87,7 +87,9 @@ const searchRate = rateLimit({
 const recommendRoute = createRoute({
   method: 'post',
   path: '/api/ai/recommend-plan',
+  operationId: 'recommendPlan',
   tags: ['AI'],
+  security: [],
   summary: 'Recommend one service path',
   description:
     'Recommends exactly one of Build, Launch, Scale, Custom, Technical Review, with the fixed plan description, a rationale, up to two alternatives, detected needs and missing information. Unparseable model output falls back to a Technical Review recommendation (200).',
@@ -105,7 +107,9 @@ const recommendRoute = createRoute({
 const refineRoute = createRoute({
   method: 'post',
   path: '/api/ai/refine',
+  operationId: 'refineProject',
   tags: ['AI'],
+  security: [],
   summary: 'Itemise and classify a project description',
   description:
     'Turns free text into ordered sections of short items, suggestions about missing information and the wizard classification (`null` where the text is not clear). Unparseable model output falls back to the original message with empty sections (200).',
@@ -120,7 +124,9 @@ const refineRoute = createRoute({
 const searchRoute = createRoute({
   method: 'get',
   path: '/api/ai/search-test',
+  operationId: 'probeSearchIndex',
   tags: ['AI'],
+  security: [],
   summary: 'Probe the search index',
   description: `Top chunks of the search index for \`q\` (trimmed, cut to ${AI_LIMITS.queryMax} characters). An empty index answers \`count: 0\`.`,
   middleware: [searchRate] as const,

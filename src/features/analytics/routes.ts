@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Config } from '../../config.ts';
 import { readCappedBody } from '../../http/capped-body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
+import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { isBotAgent } from './bots.ts';
@@ -22,9 +23,7 @@ import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
 import { buildEventRow, parseTrackBody, utcDay } from './track.ts';
 
-const errors = {
-  400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
-};
+const errors = errorResponses(400);
 
 export const TRACK_PATH = '/api/analytics/track';
 
@@ -59,7 +58,9 @@ export const TRACK_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
 const trackRoute = createRoute({
   method: 'post',
   path: TRACK_PATH,
+  operationId: 'trackAnalyticsEvent',
   tags: ['Analytics'],
+  security: [],
   summary: 'Record a page view or a named event',
   description:
     'Accepts the content types `navigator.sendBeacon` sends: `text/plain` (JSON text), `application/json`, ' +
@@ -85,17 +86,16 @@ const trackRoute = createRoute({
       description: 'Recorded (or dropped as a bot)',
       content: { 'application/json': { schema: Accepted } },
     },
-    ...errors,
-    413: { description: 'Body too large (`PAYLOAD_TOO_LARGE`)' },
-    415: { description: 'Unsupported content type' },
-    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+    ...errorResponses(400, 413, { 415: 'UNSUPPORTED_MEDIA_TYPE: not one of the content types above' }, 429),
   },
 });
 
 const statsRoute = createRoute({
   method: 'get',
   path: '/api/analytics/stats',
+  operationId: 'getAnalyticsStats',
   tags: ['Analytics'],
+  security: [],
   summary: 'Aggregates over a date range',
   description:
     'Total events, unique pages, unique visitors (summed per day), top pages, top countries, event types, ' +
@@ -112,7 +112,9 @@ const statsRoute = createRoute({
 const eventsRoute = createRoute({
   method: 'get',
   path: '/api/analytics/events',
+  operationId: 'listAnalyticsEvents',
   tags: ['Analytics'],
+  security: [],
   summary: 'Recorded events, newest first',
   request: { query: EventsQuery },
   responses: {

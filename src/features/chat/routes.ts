@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { errorResponse } from '../../http/error-responses.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
@@ -24,20 +25,13 @@ const limitQuestions: MiddlewareHandler<AppEnv> = async function limitQuestions(
   return rateLimit({ name: 'chat', limit: perMinute, windowMs: 60_000 })(c, next);
 };
 
-const ErrorBody = z.object({
-  success: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
-});
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ErrorBody } },
-});
 const security = [{ ChatApiKey: [] }];
 
 const limits = CHAT_LIMITS.agent;
 const streamRoute = createRoute({
   method: 'post',
   path: '/api/chat/stream',
+  operationId: 'streamChat',
   tags: ['Chat'],
   summary: 'Ask the sales assistant; the answer streams as server-sent events',
   description:
@@ -73,6 +67,7 @@ const streamRoute = createRoute({
 const historyRoute = createRoute({
   method: 'get',
   path: '/api/chat/{sessionId}/history',
+  operationId: 'getChatHistory',
   tags: ['Chat'],
   summary: "A chat session's latest messages",
   description:

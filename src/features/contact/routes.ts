@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
+import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { CONTACT_LIMITS as L } from './limits.ts';
@@ -10,29 +11,31 @@ import { contactView, listContacts, saveContact } from './store.ts';
 const submitRoute = createRoute({
   method: 'post',
   path: '/api/contact',
+  operationId: 'submitContactForm',
   tags: ['Contact'],
+  security: [],
   summary: 'Submit the contact form',
   description: `Validates and stores the submission; answers 201. Rate limit: ${L.perIp.limit} per client IP per hour.`,
   middleware: [requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: ContactBody } } } },
   responses: {
     201: { description: 'Stored', content: { 'application/json': { schema: ContactCreated } } },
-    400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
-    415: { description: 'Not JSON' },
-    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+    ...errorResponses(400, 415, 429),
   },
 });
 
 const listRoute = createRoute({
   method: 'get',
   path: '/api/contact',
+  operationId: 'listContactSubmissions',
   tags: ['Contact'],
+  security: [],
   summary: 'List contact submissions, newest first',
   description: `Paginated with \`page\` and \`limit\`, or every submission with \`?all=true\` (pages of ${L.list.allCap}: past that, \`page=2\`…).`,
   request: { query: ContactListQuery },
   responses: {
     200: { description: 'Submissions', content: { 'application/json': { schema: ContactList } } },
-    400: { description: 'Invalid query (`VALIDATION_ERROR`)' },
+    ...errorResponses(400),
   },
 });
 

@@ -25,7 +25,9 @@ function toApiError(error: unknown): unknown {
 const analyzeRoute = createRoute({
   method: 'post',
   path: '/api/diagnostic/analyze',
+  operationId: 'analyzePageSpeed',
   tags: ['Diagnostics'],
+  security: [],
   summary: 'Page-speed analysis of a URL',
   description:
     'Runs PageSpeed Insights v5 when PAGESPEED_API_KEY is set, otherwise local Lighthouse on Chromium (one run ' +
@@ -48,7 +50,9 @@ const analyzeRoute = createRoute({
 const healthRoute = createRoute({
   method: 'get',
   path: '/api/diagnostic/health',
+  operationId: 'getDiagnosticsHealth',
   tags: ['Diagnostics'],
+  security: [],
   summary: 'Which analysis engine is available',
   description:
     'Reports the engine, whether a PageSpeed key is configured (never the key) and the queue depth.',

@@ -15,7 +15,9 @@ const HealthStatus = z.object({ status: z.literal('OK') }).openapi('HealthStatus
 const rootRoute = createRoute({
   method: 'get',
   path: '/',
+  operationId: 'getServiceInfo',
   tags: ['Health'],
+  security: [],
   summary: 'API name, version and the current time',
   responses: {
     200: { description: 'Service information', content: { 'application/json': { schema: ServiceInfo } } },
@@ -25,7 +27,9 @@ const rootRoute = createRoute({
 const healthRoute = createRoute({
   method: 'get',
   path: '/health',
+  operationId: 'getHealth',
   tags: ['Health'],
+  security: [],
   summary: 'Liveness check',
   description: 'Answers `{"status":"OK"}` while the process serves requests. It does not touch the database.',
   responses: { 200: { description: 'Alive', content: { 'application/json': { schema: HealthStatus } } } },

@@ -99,9 +99,13 @@ export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
   };
 }
 
+/** Anyone (with the CAPTCHA), or the chat with its key (the trusted path, which skips the CAPTCHA). */
+const ANYONE_OR_CHAT: Record<string, string[]>[] = [{}, { ChatApiKey: [] }];
+
 const createLeadRoute = createRoute({
   method: 'post',
   path: '/api/leads',
+  operationId: 'createLead',
   tags: ['Leads'],
   summary: 'Submit the project wizard: create a lead',
   description:
@@ -113,13 +117,9 @@ const createLeadRoute = createRoute({
     '`pipedrive`) and the confirmation and notification e-mails (queued). A trusted chat submission of a ' +
     'prototype-eligible lead also creates the prototype before answering (`prototype` in the response); ' +
     'when that fails the answer is 502 with `success: false` (the lead is stored all the same).',
+  security: ANYONE_OR_CHAT,
   middleware: [submitRateLimit, requireJson] as const,
-  request: {
-    headers: z.object({
-      'x-chat-api-key': z.string().optional().openapi({ description: 'Trusted chat path: skips CAPTCHA' }),
-    }),
-    body: { required: true, content: { 'application/json': { schema: LeadSubmission } } },
-  },
+  request: { body: { required: true, content: { 'application/json': { schema: LeadSubmission } } } },
   responses: {
     200: { description: 'The lead was stored', content: { 'application/json': { schema: LeadCreated } } },
     ...errorResponses({
@@ -134,6 +134,7 @@ const createLeadRoute = createRoute({
 const lookupRoute = createRoute({
   method: 'get',
   path: '/api/leads/lookup',
+  operationId: 'lookupLead',
   tags: ['Leads'],
   summary: 'Find a lead by e-mail and report the monthly prototype usage',
   description:
@@ -152,7 +153,9 @@ const lookupRoute = createRoute({
 const listRoute = createRoute({
   method: 'get',
   path: '/api/leads',
+  operationId: 'listLeads',
   tags: ['Leads'],
+  security: [],
   summary: 'List leads, newest first',
   description: '`page` (default 1) and `limit` (default 20, at most 100), or `all=true` for every lead.',
   request: { query: LeadListQuery },
@@ -165,7 +168,9 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: 'get',
   path: '/api/leads/{id}',
+  operationId: 'getLead',
   tags: ['Leads'],
+  security: [],
   summary: 'One lead',
   request: { params: LeadIdParam },
   responses: {

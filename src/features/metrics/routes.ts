@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { secretMatches } from '../../http/secrets.ts';
@@ -6,6 +7,7 @@ import { secretMatches } from '../../http/secrets.ts';
 const metricsRoute = createRoute({
   method: 'get',
   path: '/metrics',
+  operationId: 'getMetrics',
   tags: ['Operations'],
   summary: 'Prometheus metrics of this instance',
   description:
@@ -16,7 +18,7 @@ const metricsRoute = createRoute({
   security: [{ MetricsBearer: [] }, { AdminApiKey: [] }],
   responses: {
     200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } },
-    401: { description: 'Missing or wrong secret' },
+    ...errorResponses({ 401: 'UNAUTHORIZED: missing or wrong secret' }),
   },
 });
 

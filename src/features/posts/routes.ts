@@ -48,17 +48,23 @@ const jsonOk = (description: string) => ({
   ...errorResponses(400, 404, 429, 502, 503),
 });
 
-const proxyRoute = (
-  path: string,
-  summary: string,
-  names: readonly string[],
-  required: string[] = [],
-  params?: z.ZodObject,
-) =>
+interface ProxyRouteOptions {
+  operationId: string;
+  path: string;
+  summary: string;
+  /** The query parameters passed through to WordPress. */
+  names: readonly string[];
+  required?: string[];
+  params?: z.ZodObject;
+}
+
+const proxyRoute = ({ operationId, path, summary, names, required = [], params }: ProxyRouteOptions) =>
   createRoute({
     method: 'get',
     path,
+    operationId,
     tags,
+    security: [],
     summary,
     description:
       'Proxied to WORDPRESS_API_URL and cached under `posts_cache:` for POSTS_CACHE_TTL_SECONDS. Only the ' +
@@ -82,20 +88,59 @@ const noNext = async () => {};
 
 const IdParam = z.object({ id: z.string().openapi({ description: 'Numeric id.', example: '42' }) });
 
-const listRoute = proxyRoute('/api/posts', 'List posts (filter, paginate, search)', ROUTE_PARAMS.list);
-const searchRoute = proxyRoute('/api/posts/search', 'Search posts', ROUTE_PARAMS.search, ['search']);
-const tagsRoute = proxyRoute('/api/posts/tags', 'Tags with counts', ROUTE_PARAMS.tags);
-const categoriesRoute = proxyRoute('/api/posts/categories', 'Categories', ROUTE_PARAMS.categories);
-const authorSearchRoute = proxyRoute('/api/posts/author', 'Search authors', ROUTE_PARAMS.authorSearch, [
-  'search',
-]);
-const authorRoute = proxyRoute('/api/posts/author/{id}', 'Author details', ROUTE_PARAMS.author, [], IdParam);
-const postRoute = proxyRoute('/api/posts/{id}', 'One post with full content', ROUTE_PARAMS.post, [], IdParam);
+const listRoute = proxyRoute({
+  operationId: 'listPosts',
+  path: '/api/posts',
+  summary: 'List posts (filter, paginate, search)',
+  names: ROUTE_PARAMS.list,
+});
+const searchRoute = proxyRoute({
+  operationId: 'searchPosts',
+  path: '/api/posts/search',
+  summary: 'Search posts',
+  names: ROUTE_PARAMS.search,
+  required: ['search'],
+});
+const tagsRoute = proxyRoute({
+  operationId: 'listPostTags',
+  path: '/api/posts/tags',
+  summary: 'Tags with counts',
+  names: ROUTE_PARAMS.tags,
+});
+const categoriesRoute = proxyRoute({
+  operationId: 'listPostCategories',
+  path: '/api/posts/categories',
+  summary: 'Categories',
+  names: ROUTE_PARAMS.categories,
+});
+const authorSearchRoute = proxyRoute({
+  operationId: 'searchPostAuthors',
+  path: '/api/posts/author',
+  summary: 'Search authors',
+  names: ROUTE_PARAMS.authorSearch,
+  required: ['search'],
+});
+const authorRoute = proxyRoute({
+  operationId: 'getPostAuthor',
+  path: '/api/posts/author/{id}',
+  summary: 'Author details',
+  names: ROUTE_PARAMS.author,
+  params: IdParam,
+});
+const postRoute = proxyRoute({
+  operationId: 'getPost',
+  path: '/api/posts/{id}',
+  summary: 'One post with full content',
+  names: ROUTE_PARAMS.post,
+  params: IdParam,
+});
 
 const statusRoute = createRoute({
   method: 'get',
   path: '/api/posts/cache/status',
+  operationId: 'getPostsCacheStatus',
   tags,
+  security: [],
   summary: 'Posts cache health and size',
   description: 'Hit and miss counts are shared by every instance (summed in memory, written each second).',
   responses: {
@@ -115,6 +160,7 @@ const security = [{ CacheApiKey: [] }];
 const purgeRoute = createRoute({
   method: 'delete',
   path: '/api/posts/cache',
+  operationId: 'purgePostsCache',
   tags,
   summary: 'Purge the posts cache',
   description: purgeDescription,
@@ -125,6 +171,7 @@ const purgeRoute = createRoute({
 const clearRoute = createRoute({
   method: 'post',
   path: '/api/posts/cache/clear',
+  operationId: 'clearPostsCache',
   tags,
   summary: 'Purge the posts cache (same as DELETE /api/posts/cache)',
   description: purgeDescription,

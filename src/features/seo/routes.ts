@@ -20,7 +20,9 @@ function toApiError(error: unknown): unknown {
 const analyzeRoute = createRoute({
   method: 'post',
   path: '/api/seo/analyze',
+  operationId: 'analyzeSeo',
   tags: ['SEO'],
+  security: [],
   summary: 'SEO checks of one page',
   description:
     'Fetches the page (and its robots.txt and sitemap) through the SSRF-safe fetcher: http/https only, ports ' +
@@ -43,7 +45,9 @@ const analyzeRoute = createRoute({
 const healthRoute = createRoute({
   method: 'get',
   path: '/api/seo/health',
+  operationId: 'getSeoHealth',
   tags: ['SEO'],
+  security: [],
   summary: 'SEO analysis health',
   responses: { 200: { description: 'Ready', content: { 'application/json': { schema: SeoHealth } } } },
 });

@@ -52,7 +52,9 @@ function toApiError(error: unknown): unknown {
 const sendRoute = createRoute({
   method: 'post',
   path: '/api/support/send',
+  operationId: 'sendSupportRequest',
   tags: ['Support'],
+  security: [],
   summary: 'Contact-us request',
   description:
     'Per-IP rate limit (20 per hour), then the CAPTCHA (`recaptchaToken`), then classification (lead, ' +
@@ -76,7 +78,9 @@ const sendRoute = createRoute({
 const ticketDoc = createRoute({
   method: 'post',
   path: TICKETS_PATH,
+  operationId: 'createSupportTicket',
   tags: ['Support'],
+  security: [],
   summary: 'Open a support ticket (multipart, with attachments)',
   description:
     `Per-IP rate limit (20 per hour). Limits enforced while the body streams in: at most ` +

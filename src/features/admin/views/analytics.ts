@@ -8,6 +8,7 @@ import { apiErrors, json, security, tags } from './common.ts';
 const analyticsRoute = createRoute({
   method: 'get',
   path: '/admin/api/analytics',
+  operationId: 'getAdminAnalytics',
   tags,
   security,
   summary: 'Analytics statistics for the charts (the shape of GET /api/analytics/stats)',

@@ -7,6 +7,7 @@ import { apiErrors, json, security, tags } from './common.ts';
 const contactRoute = createRoute({
   method: 'get',
   path: '/admin/api/contact',
+  operationId: 'listAdminContactSubmissions',
   tags,
   security,
   summary: 'Contact-form submissions (POST /api/contact), newest first',

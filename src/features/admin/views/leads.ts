@@ -11,6 +11,7 @@ import { apiErrors, json, messageView, previewPath, security, tags } from './com
 const leadsRoute = createRoute({
   method: 'get',
   path: '/admin/api/leads',
+  operationId: 'listAdminLeads',
   tags,
   security,
   summary: 'Leads with filters, free-text search, sorting and pagination',
@@ -25,6 +26,7 @@ const leadsRoute = createRoute({
 const leadRoute = createRoute({
   method: 'get',
   path: '/admin/api/leads/{id}',
+  operationId: 'getAdminLead',
   tags,
   security,
   summary: "One lead's full record: wizard answers, classification, CRM outcome, prototype, e-mails",

@@ -7,6 +7,7 @@ import { apiErrors, json, messageView, security, tags } from './common.ts';
 const outboxRoute = createRoute({
   method: 'get',
   path: '/admin/api/outbox',
+  operationId: 'listMailOutbox',
   tags,
   security,
   summary: 'The mail outbox (every e-mail the service sent or keeps) and its delivery state',

@@ -8,6 +8,7 @@ import { apiErrors, json, security, tags } from './common.ts';
 const queuesRoute = createRoute({
   method: 'get',
   path: '/admin/api/queues',
+  operationId: 'listQueues',
   tags,
   security,
   summary: "The durable queues' counts, health and latest dead jobs",
@@ -17,6 +18,7 @@ const queuesRoute = createRoute({
 const retryAllRoute = createRoute({
   method: 'post',
   path: '/admin/api/queues/{name}/retry',
+  operationId: 'retryDeadJobs',
   tags,
   security,
   summary: 'Puts every dead job of the queue back to pending with fresh attempts',
@@ -30,6 +32,7 @@ const retryAllRoute = createRoute({
 const retryOneRoute = createRoute({
   method: 'post',
   path: '/admin/api/queues/{name}/jobs/{id}/retry',
+  operationId: 'retryDeadJob',
   tags,
   security,
   summary: 'Puts one dead job back to pending with fresh attempts',

@@ -1,15 +1,7 @@
-import { z } from '@hono/zod-openapi';
+import { errorResponse } from '../../../http/error-responses.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { PrototypeRefusal } from '../service.ts';
 
-const ErrorBody = z.object({
-  success: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
-});
-export const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ErrorBody } },
-});
 export const leadErrors = {
   404: errorResponse('`NOT_FOUND`: no lead has this id'),
   409: errorResponse('`CONFLICT`: the lead is classified spam or vendor, or did not ask for a prototype'),

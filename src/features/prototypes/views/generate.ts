@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { errorResponse } from '../../../http/error-responses.ts';
 import { ApiError, mapErrors } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import type { Infrastructure } from '../../../infrastructure.ts';
@@ -9,7 +10,7 @@ import { PROTOTYPE_LIMITS } from '../limits.ts';
 import { GenerationResult, LeadIdParams, StartGenerationResponse } from '../schemas.ts';
 import { eligibleLead, generateNow, triggerGeneration } from '../service.ts';
 import { latestResult } from '../store.ts';
-import { errorResponse, leadErrors, toApiError } from './common.ts';
+import { leadErrors, toApiError } from './common.ts';
 
 const GENERATION_LIMIT_TEXT =
   `At most ${PROTOTYPE_LIMITS.generationRequestsPerHour} generation requests per lead per hour, ` +
@@ -42,7 +43,9 @@ async function limitGenerationRequests(
 const triggerRoute = createRoute({
   method: 'post',
   path: '/api/leads/{id}/trigger-generation',
+  operationId: 'triggerPrototypeGeneration',
   tags: ['Prototypes'],
+  security: [],
   summary: 'Start prototype generation in the background',
   description:
     'Re-checks the monthly prototype quota (dual bucket: IP and e-mail), marks the buckets in progress, sets the ' +
@@ -63,7 +66,9 @@ const triggerRoute = createRoute({
 const generateRoute = createRoute({
   method: 'post',
   path: '/api/leads/{id}/generate',
+  operationId: 'generatePrototype',
   tags: ['Prototypes'],
+  security: [],
   summary: 'Generate the prototype and wait for it (blocking)',
   description:
     'Like trigger-generation, but the response comes when the generation has finished (or, when one is already ' +

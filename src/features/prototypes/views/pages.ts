@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../http/env.ts';
+import { errorResponse } from '../../../http/error-responses.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import type { Infrastructure } from '../../../infrastructure.ts';
@@ -16,14 +17,15 @@ import {
 import { LeadIdParams } from '../schemas.ts';
 import { eligibleLead } from '../service.ts';
 import { latestAttempt, latestResult } from '../store.ts';
-import { errorResponse } from './common.ts';
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
 const previewRoute = createRoute({
   method: 'get',
   path: '/api/leads/{id}/preview',
+  operationId: 'getLeadPreview',
   tags: ['Prototypes'],
+  security: [],
   summary: 'The prototype preview page (HTML)',
   description:
     'While generating: a progress view that follows generate-stream and swaps to the prototype when it is ' +
@@ -41,7 +43,9 @@ const previewRoute = createRoute({
 const documentRoute = createRoute({
   method: 'get',
   path: '/api/leads/{id}/prototype',
+  operationId: 'getLeadPrototype',
   tags: ['Prototypes'],
+  security: [],
   summary: 'The generated prototype document',
   description:
     'The latest completed prototype as a standalone HTML document, served with `Content-Security-Policy: sandbox` ' +

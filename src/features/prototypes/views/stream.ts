@@ -13,7 +13,9 @@ import { leadErrors, toApiError } from './common.ts';
 const streamRoute = createRoute({
   method: 'get',
   path: '/api/leads/{id}/generate-stream',
+  operationId: 'streamPrototypeGeneration',
   tags: ['Prototypes'],
+  security: [],
   summary: 'Follow prototype generation as server-sent events',
   description: STREAM_DESCRIPTION,
   request: {

@@ -1,0 +1,65 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { AppEnv } from './env.ts';
+
+export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** The headers the edge and the error handling put on responses, described once. */
+const HEADERS = {
+  'X-Request-Id': {
+    description:
+      "The request's id: the caller's own `X-Request-Id` when it sent a sane one, else a new one. Every log " +
+      'line of the request carries it, and error bodies repeat it.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description:
+      'Seconds to wait before trying again: on every 429, and on a 503 while the database is briefly ' +
+      'unavailable (a 503 for an unconfigured service has none).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** The shared headers of a response with this status; a route's own headers are kept beside them. */
+function sharedHeaders(status: string) {
+  return {
+    'X-Request-Id': ref('X-Request-Id'),
+    ...(status === '429' || status === '503' ? { 'Retry-After': ref('Retry-After') } : {}),
+  };
+}
+
+/**
+ * `/openapi.json`: the routes' own definitions (operation ids, security, schemas: each in its
+ * feature's `createRoute`), completed here with what is true of every operation: the server the
+ * service is reached at and the headers every response carries.
+ */
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicBaseUrl: string): OpenApiDocument {
+  const document = app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Agency website backend',
+      version: packageJson.version,
+      description:
+        'The backend of the agency website. Backend routes answer errors as ' +
+        '`{"success":false,"error":{"code","message","requestId"}}` (`ErrorEnvelope`); the AI routes under ' +
+        '`/api/ai/*` use `{"error":{"code","message"}}` with lower-case codes (`AiError`). Every response ' +
+        'carries `X-Request-Id`.',
+    },
+    servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' }],
+  });
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...HEADERS } };
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const method of METHODS) {
+      for (const [status, response] of Object.entries(pathItem[method]?.responses ?? {})) {
+        if ('$ref' in response) continue;
+        response.headers = { ...sharedHeaders(status), ...response.headers };
+      }
+    }
+  }
+  return document;
+}
