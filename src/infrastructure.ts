@@ -20,7 +20,6 @@ import {
 import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
 import { BuiltinSalesAgent } from './integrations/sales-agent/builtin-agent.ts';
 import type { SalesAgent } from './integrations/sales-agent/sales-agent.ts';
-import { WebSocketSalesAgent } from './integrations/sales-agent/websocket-agent.ts';
 import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
 import { Metrics } from './metrics.ts';
 import { BackgroundTasks } from './queue/background-tasks.ts';
@@ -120,8 +119,9 @@ export async function createInfrastructure(
   const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
     logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
   );
+  // The WebSocket client (`ws`) is loaded only when an agent backend is configured.
   const salesAgent: SalesAgent = config.salesAgentWsUrl
-    ? new WebSocketSalesAgent({
+    ? new (await import('./integrations/sales-agent/websocket-agent.ts')).WebSocketSalesAgent({
         url: config.salesAgentWsUrl,
         ...config.salesAgentTimeouts,
         logger: logger.child({ component: 'sales-agent' }),

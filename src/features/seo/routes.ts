@@ -5,7 +5,6 @@ import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { SAFE_FETCH_DEFAULTS } from '../../integrations/safe-fetch/safe-fetch.ts';
-import { analyzeSeo } from './analyze.ts';
 import { SeoFailure } from './errors.ts';
 import { SEO_LIMITS } from './limits.ts';
 import { SeoHealth, SeoRequest, SeoResponse } from './schemas.ts';
@@ -56,6 +55,8 @@ export function seoRoutes() {
   return createRouter()
     .openapi(analyzeRoute, async (c) => {
       const deps = c.env.deps;
+      // The analysis (parse5 and the checks) is loaded on the first request, not at start-up.
+      const { analyzeSeo } = await import('./analyze.ts');
       const analysis = await mapErrors(
         analyzeSeo({ safeFetch: deps.safeFetch, cache: deps.cache }, c.req.valid('json').url),
         toApiError,

@@ -12,7 +12,6 @@ import {
   type UploadRefusalReason,
 } from './errors.ts';
 import { SUPPORT_SEND_RATE, TICKET_RATE, UPLOAD_LIMITS } from './limits.ts';
-import { readMultipart } from './multipart.ts';
 import { SupportSendBody, SupportSendResponse, TicketCreated, TicketMultipart } from './schemas.ts';
 import { sendSupportMessage } from './send.ts';
 import { createTicket } from './tickets.ts';
@@ -120,6 +119,8 @@ export function supportRoutes() {
   router.post(TICKETS_PATH, rateLimit({ name: 'support-tickets', ...TICKET_RATE }), async (c) => {
     const deps = c.env.deps;
     const { ip } = clientOrigin(c, deps.config.trustProxy);
+    // The multipart reader (busboy, file-type) is loaded on the first ticket, not at start-up.
+    const { readMultipart } = await import('./multipart.ts');
     const upload = await mapErrors(
       readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs }),
       toApiError,
