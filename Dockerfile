@@ -40,6 +40,6 @@ USER node
 EXPOSE 8787
 VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 CMD ["node", "scripts/healthcheck.ts"]
-# tini forwards SIGTERM so the graceful shutdown in src/main.ts runs.
+# tini forwards SIGTERM so the graceful shutdown in src/main.js runs.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "src/main.ts"]
+CMD ["node", "src/main.js"]

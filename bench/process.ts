@@ -1,5 +1,5 @@
 /**
- * Starting and stopping the processes the benchmarks measure: the app (`src/main.ts`), the bare
+ * Starting and stopping the processes the benchmarks measure: the app (`src/main.js`), the bare
  * baseline and the stand-ins. Each prints a JSON `listening` line with its port on stdout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

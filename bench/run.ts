@@ -64,7 +64,7 @@ const startups: number[] = [];
 let idleRss = 0;
 for (let i = 0; i < 3; i++) {
   rmSync(dbPath, { force: true });
-  const app = await start('src/main.ts', appEnv);
+  const app = await start('src/main.js', appEnv);
   startups.push(app.startupMs);
   await sleep(1000);
   idleRss = Math.max(idleRss, rssMb(app.child.pid!));
@@ -95,7 +95,7 @@ const notes: string[] = [];
 let failed = false;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   const standIn = scenario.standIn ? await start(scenario.standIn.script, {}) : null;
-  const app = await start('src/main.ts', {
+  const app = await start('src/main.js', {
     ...appEnv,
     ...scenario.env,
     ...scenario.standIn?.env(standIn!.url),

@@ -279,7 +279,7 @@ async function freshDatabase(engine: Engine): Promise<Database> {
 
 async function startApp(engine: Engine, database: Database, wordpress: Started, logFile: string) {
   const app = await start(
-    'src/main.ts',
+    'src/main.js',
     {
       DATABASE_URL: database.url,
       TRUST_PROXY: 'xff',

@@ -154,7 +154,7 @@ describe('the files in the image', () => {
       'src/integrations/pagespeed/fixtures/psi-response.json',
     ];
     expect(testCode.filter((file) => !ignored(file))).toEqual([]);
-    expect(['src/main.ts', 'src/features/leads/routes.ts', 'scripts/healthcheck.ts'].filter(ignored)).toEqual(
+    expect(['src/main.js', 'src/features/leads/routes.ts', 'scripts/healthcheck.ts'].filter(ignored)).toEqual(
       [],
     );
   });

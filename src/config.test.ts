@@ -139,7 +139,7 @@ describe('configuration', () => {
   });
 
   it('exits non-zero with one line naming the variable', () => {
-    const result = spawnSync(process.execPath, ['src/main.ts'], {
+    const result = spawnSync(process.execPath, ['src/main.js'], {
       env: { PATH: process.env.PATH, ADMIN_API_SECRET: 'x', CHAT_API_SECRET: 'x' },
       encoding: 'utf8',
     });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 /**
  * The environment schema. Every variable of ../shared/spec/contract.md plus the few this service adds
  * (documented in the README's configuration table, which `npm run config:table` prints from here).
- * Parsed once in main.ts; nothing below main.ts reads process.env.
+ * Parsed once in start.ts; nothing below the entry (main.js, start.ts) reads process.env.
  */
 
 const optionalString = z

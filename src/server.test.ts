@@ -169,7 +169,7 @@ describe('the real process', () => {
     ['a server that refuses the connection', 'postgres://postgres@127.0.0.1:9/x'],
   ])('refuses to start on %s with one line naming DATABASE_URL', async (_label, url) => {
     const { spawnSync } = await import('node:child_process');
-    const run = spawnSync(process.execPath, ['src/main.ts'], {
+    const run = spawnSync(process.execPath, ['src/main.js'], {
       env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       timeout: 20_000,
@@ -180,7 +180,7 @@ describe('the real process', () => {
     expect(lines[0]).toContain('DATABASE_URL');
   });
 
-  it('starts with `node src/main.ts`, serves, and exits 0 on SIGTERM', async () => {
+  it('starts with `node src/main.js`, serves, and exits 0 on SIGTERM', async () => {
     const { spawnServer } = await import('../test/support/process.ts');
     const server = await spawnServer({ DATABASE_URL: 'sqlite::memory:' });
     expect((await fetch(`${server.url}/health`)).status).toBe(200);

@@ -1,4 +1,4 @@
-/** Configuration → dependencies → serve → graceful shutdown on SIGTERM/SIGINT (entered through main.ts). */
+/** Configuration → dependencies → serve → graceful shutdown on SIGTERM/SIGINT (entered through main.js). */
 import { describeServices, loadConfigOrExit, secretValues } from './config.ts';
 import { createDependencies } from './dependencies.ts';
 import { createLogger } from './logger.ts';

@@ -1,5 +1,5 @@
 /**
- * Many instances: three real server processes (`node src/main.ts`, as `npm start` and the container run
+ * Many instances: three real server processes (`node src/main.js`, as `npm start` and the container run
  * it) on one PostgreSQL schema, with SMTP, Pipedrive and WordPress stand-ins. Everything they share lives
  * in the database: leads, queue jobs, the posts cache.
  */

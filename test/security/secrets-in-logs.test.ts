@@ -1,5 +1,5 @@
 /**
- * No secret in logs: the real server process (`node src/main.ts`, debug logging, production mode)
+ * No secret in logs: the real server process (`node src/main.js`, debug logging, production mode)
  * with every secret configured runs a full session against stand-ins of every outside service, first
  * healthy, then failing in the ways real services fail (errors that echo the key back, as OpenAI and
  * Google do, 500s, refused SMTP credentials). Its whole stdout and stderr must not contain any secret.
