@@ -83,6 +83,9 @@ const PUBLISHED_IDS: Record<string, string> = {
   'POST /admin/api/queues/{name}/retry': 'retryDeadJobs',
   'POST /admin/api/queues/{name}/jobs/{id}/retry': 'retryDeadJob',
   'GET /admin/api/analytics': 'getAdminAnalytics',
+  'POST /admin/api/leads/{id}/classification': 'correctLeadClassification',
+  'POST /admin/api/support/messages/{id}/classification': 'correctSupportMessageClassification',
+  'GET /admin/api/support/messages': 'listSupportMessages',
   'GET /metrics': 'getMetrics',
 };
 

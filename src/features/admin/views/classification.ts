@@ -39,6 +39,7 @@ const EXACTLY_ONCE =
 const leadRoute = createRoute({
   method: 'post',
   path: '/admin/api/leads/{id}/classification',
+  operationId: 'correctLeadClassification',
   tags,
   security,
   summary: "Correct a lead's classification (lead, spam or vendor) and its side effects",
@@ -67,6 +68,7 @@ const leadRoute = createRoute({
 const supportRoute = createRoute({
   method: 'post',
   path: '/admin/api/support/messages/{id}/classification',
+  operationId: 'correctSupportMessageClassification',
   tags,
   security,
   summary: "Correct a support contact-us message's classification and its side effects",
@@ -90,6 +92,7 @@ const supportRoute = createRoute({
 const supportListRoute = createRoute({
   method: 'get',
   path: '/admin/api/support/messages',
+  operationId: 'listSupportMessages',
   tags,
   security,
   summary: 'Support contact-us messages (POST /api/support/send), newest first, with their classification',
