@@ -1,11 +1,15 @@
 import type { Db } from '../../db/database.ts';
+import { type FilterName, filtersOf } from '../analytics/filters.ts';
 import { readAnalyticsStats, resolveRange } from '../analytics/stats.ts';
 
 /**
  * The analytics statistics the dashboard charts: the analytics feature's own stats functions (the
  * same answer as GET /api/analytics/stats), so the two never disagree. Bad dates → 400 from there.
  */
-export async function analyticsStats(db: Db, query: { from?: string; to?: string; limit: number }) {
+export async function analyticsStats(
+  db: Db,
+  query: { from?: string; to?: string; limit: number } & Partial<Record<FilterName, string>>,
+) {
   const range = await resolveRange(db, query.from, query.to, Date.now());
-  return readAnalyticsStats(db, range, query.limit);
+  return readAnalyticsStats(db, range, query.limit, filtersOf(query));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { type AnalyticsEventRow, writeBatch } from '../analytics/store.ts';
+import { type AnalyticsEventRow, trackedRow, writeBatch } from '../analytics/store.ts';
 import { insertLead, type LeadClassification, type LeadStatus, type NewLead } from '../leads/store.ts';
 
 /** Shared set-up of the admin tests: keys, hostile strings and lead seeding. */
@@ -111,10 +111,18 @@ export async function seedAnalytics(db: Db, days: number, now = Date.now()): Pro
           visitor_hash: `visitor-${day}-${v}`,
           day,
           created_at: at,
+          visit_id: null,
+          source: null,
+          utm_source: null,
+          utm_medium: null,
+          utm_campaign: null,
+          device: null,
+          browser: null,
+          os: null,
         });
       }
     }
   }
-  await writeBatch(db, rows, 3);
+  await writeBatch(db, rows.map(trackedRow), 3);
   return rows.length;
 }

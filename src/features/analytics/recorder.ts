@@ -4,10 +4,10 @@ import type { Db } from '../../db/database.ts';
 import type { RateLimiter } from '../../db/rate-limiter.ts';
 import { BatchedIpLimiter } from './ip-limiter.ts';
 import { ANALYTICS_LIMITS } from './limits.ts';
-import { type AnalyticsEventRow, daySalt, writeBatch } from './store.ts';
+import { daySalt, type TrackedEvent, writeBatch } from './store.ts';
 
 interface Waiting {
-  row: AnalyticsEventRow;
+  event: TrackedEvent;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -54,11 +54,11 @@ export class AnalyticsRecorder {
     return this.#queue.length;
   }
 
-  record(row: AnalyticsEventRow): Promise<void> {
+  record(event: TrackedEvent): Promise<void> {
     if (this.#queue.length >= ANALYTICS_LIMITS.maxQueued) {
       return Promise.reject(new RecorderBusyError('analytics writes are behind'));
     }
-    const done = new Promise<void>((resolve, reject) => this.#queue.push({ row, resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => this.#queue.push({ event, resolve, reject }));
     this.#kick();
     return done;
   }
@@ -113,7 +113,7 @@ export class AnalyticsRecorder {
       try {
         await writeBatch(
           this.#db,
-          batch.map((w) => w.row),
+          batch.map((w) => w.event),
           bots,
         );
         for (const w of batch) w.resolve();

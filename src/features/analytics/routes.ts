@@ -1,16 +1,17 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Config } from '../../config.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { readCappedBody } from './body.ts';
 import { isBotAgent } from './bots.ts';
+import { filtersOf } from './filters.ts';
+import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { RecorderBusyError } from './recorder.ts';
 import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody, TrackFormBody } from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
-import { buildEventRow, parseTrackBody, utcDay } from './track.ts';
+import { parseTrackBody } from './track.ts';
 
 const errors = {
   400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
@@ -115,13 +116,8 @@ export function analyticsRoutes() {
       deps.analytics.countBot();
       return c.json({ success: true as const }, 202);
     }
-    const now = Date.now();
-    const day = utcDay(now);
-    const country = origin.country ?? (origin.ip ? deps.geoip.country(origin.ip) : null);
-    const visitorHash = await deps.analytics.visitorHash(day, origin.ip, userAgent);
-    const row = buildEventRow(input, { now, country, visitorHash, siteHosts: siteHosts(deps.config) });
     try {
-      await deps.analytics.record(row);
+      await ingestEvent(deps, input, origin, userAgent);
     } catch (error) {
       if (error instanceof RecorderBusyError) {
         throw new ApiError('RATE_LIMITED', 'Analytics is busy; retry in a moment.', {
@@ -137,7 +133,7 @@ export function analyticsRoutes() {
     .openapi(statsRoute, async (c) => {
       const query = c.req.valid('query');
       const range = await resolveRange(c.env.deps.db, query.from, query.to, Date.now());
-      return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit), 200);
+      return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit, filtersOf(query)), 200);
     })
     .openapi(eventsRoute, async (c) => {
       const { page, limit } = c.req.valid('query');
@@ -161,17 +157,4 @@ export function analyticsRoutes() {
         200,
       );
     });
-}
-
-const siteHostsOf = new WeakMap<Config, string[]>();
-
-/** The site's own host names (a referrer from them is internal navigation, not a source), once per config. */
-function siteHosts(config: Config): string[] {
-  let hosts = siteHostsOf.get(config);
-  if (hosts === undefined) {
-    hosts = [new URL(config.siteOrigin).hostname];
-    if (config.wwwSiteOrigin) hosts.push(new URL(config.wwwSiteOrigin).hostname);
-    siteHostsOf.set(config, hosts);
-  }
-  return hosts;
 }

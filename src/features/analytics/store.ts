@@ -2,6 +2,14 @@ import { CompiledQuery, sql } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
 import type { Database } from '../../db/schema.ts';
+import {
+  applyToVisits,
+  VISIT_METRICS,
+  type VisitMetrics,
+  type VisitRow,
+  visitKey,
+  visitRollupDeltas,
+} from './visits.ts';
 
 declare module '../../db/schema.ts' {
   interface Database {
@@ -9,6 +17,8 @@ declare module '../../db/schema.ts' {
     analytics_daily: { dimension: string; day: string; value: string; count: number };
     analytics_visitors: { day: string; visitor_hash: string };
     analytics_salts: { day: string; salt: string; created_at: number };
+    analytics_visits: VisitRow;
+    analytics_visit_daily: { dimension: string; day: string; value: string } & VisitMetrics;
   }
 }
 
@@ -27,14 +37,45 @@ export interface AnalyticsEventRow {
   /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
   day: string;
   created_at: number;
+  /** The visit (analytics_visits) the event belongs to; set when its batch is written. */
+  visit_id: string | null;
+  /** Where the event's page was reached from (sources.ts); null: direct or internal. */
+  source: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  device: string | null;
+  browser: string | null;
+  os: string | null;
+}
+
+/** An event on its way to the database, with what it does to its visit. */
+export interface TrackedEvent {
+  row: AnalyticsEventRow;
+  /** An engagement is stored as time on page of its visit, not as an event row. */
+  kind: 'pageview' | 'event' | 'engagement';
+  interactive: boolean;
+  engagementMs: number;
+  conversion: boolean;
+}
+
+/** A stored-event row as what it is to its visit (tests and the benchmark write rows directly). */
+export function trackedRow(row: AnalyticsEventRow): TrackedEvent {
+  return {
+    row,
+    kind: row.type === 'page_view' ? 'pageview' : 'event',
+    interactive: true,
+    engagementMs: 0,
+    conversion: false,
+  };
 }
 
 /** Rollup dimensions kept in analytics_daily, one counter per (dimension, day, value). */
-export type Dimension = 'total' | 'visitors' | 'page' | 'country' | 'type' | 'referrer';
+export type Dimension = 'total' | 'visitors' | 'page' | 'country' | 'type' | 'referrer' | 'engagement';
 
 export const BOTS_COUNTER = 'analytics.bots_dropped';
 
-/** Rows per INSERT statement: 12 columns × 400 stays far below PostgreSQL's 65 535 parameters. */
+/** Rows per INSERT statement: 22 columns × 400 stays far below PostgreSQL's 65 535 parameters. */
 const INSERT_CHUNK = 400;
 
 function rollupKey(dimension: Dimension, day: string, value: string) {
@@ -43,51 +84,122 @@ function rollupKey(dimension: Dimension, day: string, value: string) {
 
 /**
  * Stores a batch of events in ONE transaction: the events, the day's first sighting of each visitor
- * hash, and the rollup counters they move. Either all of it lands or none (nothing half-stored).
+ * hash, the visits they extend or start, and the rollup counters they move. Either all of it lands
+ * or none (nothing half-stored).
  */
-export async function writeBatch(db: Db, events: AnalyticsEventRow[], botsDropped: number): Promise<void> {
+export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const counts = new Map<string, number>();
-    const bump = (dimension: Dimension, day: string, value: string | null) => {
+    const bump = (dimension: Dimension, day: string, value: string | null, by = 1) => {
       if (value === null) return;
       // Keyed as the database will store the value: both engines write a lone surrogate (possible in
       // a JSON `type`, "\ud800") as U+FFFD. Two values that differ here but not there would be two
       // rows of one multi-row upsert hitting the same key, which PostgreSQL refuses ("cannot affect
       // row a second time"), failing the whole batch, other visitors' events included.
       const key = rollupKey(dimension, day, value.toWellFormed());
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      counts.set(key, (counts.get(key) ?? 0) + by);
     };
     const visitors = new Map<string, { day: string; visitor_hash: string }>();
-    for (const e of events) {
+    const events: AnalyticsEventRow[] = [];
+    for (const { row: e, kind, engagementMs } of batch) {
+      if (kind === 'engagement') {
+        bump('engagement', e.day, e.page, engagementMs);
+        continue;
+      }
+      events.push(e);
       bump('total', e.day, '');
       bump('page', e.day, e.page);
       bump('country', e.day, e.country ?? '');
       bump('type', e.day, e.type);
       bump('referrer', e.day, e.referrer_host);
-      visitors.set(`${e.day}\u0000${e.visitor_hash}`, { day: e.day, visitor_hash: e.visitor_hash });
+      visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
     }
     const engine = engineOf(tx);
+    const visitorRows = [...visitors.values()];
+    const newVisitors = new Set<string>();
+    for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
+      const inserted = await tx.executeQuery<{ day: string; visitor_hash: string }>(
+        insertQuery(engine, VISITORS_INSERT, visitorRows.slice(i, i + INSERT_CHUNK)),
+      );
+      for (const row of inserted.rows) {
+        bump('visitors', row.day, '');
+        newVisitors.add(visitKey(row.day, row.visitor_hash));
+      }
+    }
+    // Visits before the events: applying the batch gives each event its visit_id.
+    const changes = applyToVisits(batch, await openVisits(tx, batch), newVisitors);
+    const visitRows = changes.map((c) => c.after).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (let i = 0; i < visitRows.length; i += INSERT_CHUNK) {
+      await tx.executeQuery(insertQuery(engine, VISITS_UPSERT, visitRows.slice(i, i + INSERT_CHUNK)));
+    }
     for (let i = 0; i < events.length; i += INSERT_CHUNK) {
       await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
     }
-    const visitorRows = [...visitors.values()];
-    for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
-      const inserted = await tx.executeQuery<{ day: string }>(
-        insertQuery(engine, VISITORS_INSERT, visitorRows.slice(i, i + INSERT_CHUNK)),
-      );
-      for (const row of inserted.rows) bump('visitors', row.day, '');
-    }
     // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
-    const rollups = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const rows = rollups.map(([key, count]) => {
+    const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+    const rows = [...counts.entries()].sort(byKey).map(([key, count]) => {
       const [dimension, day, value] = key.split('\u0000') as [string, string, string];
       return { dimension, day, value, count };
     });
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
     }
+    const visitRollups = [...visitRollupDeltas(changes).entries()]
+      .filter(([, m]) => VISIT_METRICS.some((metric) => m[metric] !== 0))
+      .sort(byKey)
+      .map(([key, metrics]) => {
+        const [dimension, day, value] = key.split('\u0000') as [string, string, string];
+        return { dimension, day, value, ...metrics };
+      });
+    for (let i = 0; i < visitRollups.length; i += INSERT_CHUNK) {
+      await tx.executeQuery(
+        insertQuery(engine, VISIT_ROLLUPS_UPSERT, visitRollups.slice(i, i + INSERT_CHUNK)),
+      );
+    }
     if (botsDropped > 0) await incrementCounter(tx, BOTS_COUNTER, botsDropped);
   });
+}
+
+/**
+ * Each visitor's latest visit of the day, for the visitors of a batch. On PostgreSQL the rows are
+ * locked (in key order) until the commit: another instance extending the same visit waits for this
+ * one instead of overwriting it.
+ */
+async function openVisits(tx: DbOrTx, batch: TrackedEvent[]): Promise<Map<string, VisitRow>> {
+  const hashesByDay = new Map<string, Set<string>>();
+  for (const { row } of batch) {
+    const hashes = hashesByDay.get(row.day) ?? new Set<string>();
+    hashes.add(row.visitor_hash);
+    hashesByDay.set(row.day, hashes);
+  }
+  const open = new Map<string, VisitRow>();
+  const postgres = engineOf(tx) === 'postgres';
+  for (const [day, hashes] of hashesByDay) {
+    const list = [...hashes].sort();
+    for (let i = 0; i < list.length; i += INSERT_CHUNK) {
+      const rows = await tx
+        .selectFrom('analytics_visits')
+        .selectAll()
+        .where('day', '=', day)
+        .where('visitor_hash', 'in', list.slice(i, i + INSERT_CHUNK))
+        .orderBy('visitor_hash')
+        .orderBy('started_at')
+        .$call((q) => (postgres ? q.forUpdate() : q))
+        .execute();
+      for (const row of rows) open.set(visitKey(day, row.visitor_hash), visitFromDb(row));
+    }
+  }
+  return open;
+}
+
+/** PostgreSQL answers bigint columns as strings. */
+function visitFromDb(row: VisitRow): VisitRow {
+  return {
+    ...row,
+    started_at: Number(row.started_at),
+    last_at: Number(row.last_at),
+    engagement_ms: Number(row.engagement_ms),
+  };
 }
 
 /** A multi-row INSERT of one table: its columns and what follows the VALUES list. */
@@ -115,14 +227,70 @@ const EVENTS_INSERT: InsertShape<AnalyticsEventRow> = {
     'visitor_hash',
     'day',
     'created_at',
+    'visit_id',
+    'source',
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    'device',
+    'browser',
+    'os',
   ],
   suffix: '',
+  texts: new Map(),
+};
+const VISIT_COLUMNS = [
+  'id',
+  'day',
+  'visitor_hash',
+  'started_at',
+  'last_at',
+  'new_visitor',
+  'entry_page',
+  'exit_page',
+  'pageviews',
+  'events',
+  'interactions',
+  'engagement_ms',
+  'conversions',
+  'source',
+  'referrer_host',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'country',
+  'device',
+  'browser',
+  'os',
+] as const satisfies readonly (keyof VisitRow)[];
+/** What an event can change in a stored visit; the rest is fixed when it starts. */
+const VISIT_MUTABLE = [
+  'last_at',
+  'exit_page',
+  'pageviews',
+  'events',
+  'interactions',
+  'engagement_ms',
+  'conversions',
+];
+const VISITS_UPSERT: InsertShape<VisitRow> = {
+  table: 'analytics_visits',
+  columns: VISIT_COLUMNS,
+  suffix: `on conflict ("id") do update set ${VISIT_MUTABLE.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`,
+  texts: new Map(),
+};
+const VISIT_ROLLUPS_UPSERT: InsertShape<Database['analytics_visit_daily']> = {
+  table: 'analytics_visit_daily',
+  columns: ['dimension', 'day', 'value', ...VISIT_METRICS],
+  suffix: `on conflict ("dimension", "day", "value") do update set ${VISIT_METRICS.map(
+    (m) => `"${m}" = "analytics_visit_daily"."${m}" + excluded."${m}"`,
+  ).join(', ')}`,
   texts: new Map(),
 };
 const VISITORS_INSERT: InsertShape<Database['analytics_visitors']> = {
   table: 'analytics_visitors',
   columns: ['day', 'visitor_hash'],
-  suffix: 'on conflict do nothing returning "day"',
+  suffix: 'on conflict do nothing returning "day", "visitor_hash"',
   texts: new Map(),
 };
 const ROLLUPS_UPSERT: InsertShape<Database['analytics_daily']> = {
@@ -288,6 +456,10 @@ export async function readStats(db: Db, range: StatsRange, top: number): Promise
     daily: daily.map((r) => ({ day: r.day, dimension: r.dimension, count: Number(r.count) })),
     botsDropped: counters[BOTS_COUNTER] ?? 0,
   };
+}
+
+export async function readBotsDropped(db: Db): Promise<number> {
+  return (await readCounters(db, [BOTS_COUNTER]))[BOTS_COUNTER] ?? 0;
 }
 
 export async function listEvents(db: Db, page: number, limit: number) {
