@@ -12,6 +12,7 @@ import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody, TrackFo
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
 import { parseTrackBody } from './track.ts';
+import { SCRIPT_HEADERS, SCRIPT_PATH, trackerScript } from './tracker-script.ts';
 
 const errors = {
   400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
@@ -83,6 +84,24 @@ const statsRoute = createRoute({
   },
 });
 
+const scriptRoute = createRoute({
+  method: 'get',
+  path: SCRIPT_PATH,
+  tags: ['Analytics'],
+  summary: 'The first-party tracker script',
+  description:
+    'A small script (under 2 KB gzipped; no cookies, no storage) for `<script defer src=".../api/analytics/script.js">`: ' +
+    'records a page view on load and on History API navigation, outbound-link clicks (`outbound_link`), time on page ' +
+    '(`engagement`), and custom events through `window.agencyAnalytics(name, properties, {interactive})`. ' +
+    '`agencyAnalytics.context()` gives the visit context for the lead and contact forms, and forms marked ' +
+    '`data-analytics-context` get it as the hidden field `analyticsContext`. Sends with `sendBeacon`, else `fetch` ' +
+    'with `keepalive`; `data-api` overrides the endpoint. Cached an hour, with a content-hash `ETag` (304 when unchanged).',
+  responses: {
+    200: { description: 'The script', content: { 'text/javascript': { schema: { type: 'string' } } } },
+    304: { description: 'Not modified (If-None-Match matched the ETag)' },
+  },
+});
+
 const eventsRoute = createRoute({
   method: 'get',
   path: '/api/analytics/events',
@@ -127,6 +146,14 @@ export function analyticsRoutes() {
       throw error;
     }
     return c.json({ success: true as const }, 202);
+  });
+
+  router.openAPIRegistry.registerPath(scriptRoute);
+  router.get(SCRIPT_PATH, (c) => {
+    const { body, etag } = trackerScript();
+    const headers = { ...SCRIPT_HEADERS, ETag: etag };
+    if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
+    return c.body(body, 200, headers);
   });
 
   return router

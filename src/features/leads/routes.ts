@@ -8,6 +8,7 @@ import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import { type AnalyticsContextInput, recordConversion } from '../analytics/conversion.ts';
 import { createPrototypeForChat, repeatedChatPrototype } from '../prototypes/chat-path.ts';
 import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
 import {
@@ -141,6 +142,20 @@ const getRoute = createRoute({
   },
 });
 
+/**
+ * A genuine lead sent from a page carrying the analytics tracker is a `lead` conversion of that visit
+ * (the browser's own submission only: a trusted caller is not the visitor's browser).
+ */
+function recordLeadConversion(c: Context<AppEnv>, context: AnalyticsContextInput) {
+  const deps = c.env.deps;
+  return recordConversion(
+    { ...deps, logger: c.env.logger },
+    context,
+    { origin: clientOrigin(c, deps.config.trustProxy), userAgent: c.req.header('user-agent') ?? '' },
+    'lead',
+  );
+}
+
 export function leadRoutes() {
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
@@ -156,6 +171,9 @@ export function leadRoutes() {
         'lead submitted',
       );
       const { status } = result.lead;
+      if (!trusted && !result.duplicate && status === 'new') {
+        await recordLeadConversion(c, c.req.valid('json').analyticsContext);
+      }
       const chatPrototype = trusted && result.lead.prototypeKind && status !== 'spam' && status !== 'vendor';
       if (chatPrototype && (result.duplicate || status === 'new')) {
         // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome;

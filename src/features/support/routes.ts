@@ -4,6 +4,7 @@ import { clientOrigin } from '../../http/client-ip.ts';
 import { errorResponses } from '../../http/error-responses.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import { recordConversion } from '../analytics/conversion.ts';
 import { SUPPORT_SEND_RATE, TICKET_RATE, UPLOAD_LIMITS } from './limits.ts';
 import { readMultipart } from './multipart.ts';
 import { SupportSendBody, SupportSendResponse, TicketCreated, TicketMultipart } from './schemas.ts';
@@ -67,8 +68,18 @@ export function supportRoutes() {
 
   router.openapi(sendRoute, async (c) => {
     const deps = c.env.deps;
-    const { ip } = clientOrigin(c, deps.config.trustProxy);
-    const result = await sendSupportMessage({ ...deps, logger: c.env.logger }, c.req.valid('json'), ip);
+    const origin = clientOrigin(c, deps.config.trustProxy);
+    const body = c.req.valid('json');
+    const result = await sendSupportMessage({ ...deps, logger: c.env.logger }, body, origin.ip);
+    // A genuine contact-us message from a page carrying the tracker is a `lead` conversion of that visit.
+    if (result.status === 'new') {
+      await recordConversion(
+        { ...deps, logger: c.env.logger },
+        body.analyticsContext,
+        { origin, userAgent: c.req.header('user-agent') ?? '' },
+        'contact',
+      );
+    }
     return c.json(result.response, 200);
   });
 
