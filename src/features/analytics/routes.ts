@@ -2,8 +2,10 @@ import { createRoute } from '@hono/zod-openapi';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { requireHeaderSecret } from '../../http/secrets.ts';
 import { readCappedBody } from './body.ts';
 import { isBotAgent } from './bots.ts';
+import { ExportQuery, eventsCsv, reportCsv } from './export.ts';
 import { filtersOf } from './filters.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
@@ -102,6 +104,28 @@ const scriptRoute = createRoute({
   },
 });
 
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/api/analytics/export',
+  tags: ['Analytics'],
+  summary: 'Export events or a breakdown as CSV (admin key)',
+  description:
+    'Requires `X-Admin-Api-Key`. `report=events` (default) streams every event of the range (and of the visits the ' +
+    'filters select), oldest first, without the visitor hash; any other `report` is one list of the stats answer, ' +
+    `every row of it (at most ${L.export.maxBreakdownRows}). Same \`from\`, \`to\` and filters as the stats.`,
+  middleware: [requireHeaderSecret('X-Admin-Api-Key', (config) => config.secrets.admin)] as const,
+  security: [{ AdminApiKey: [] }],
+  request: { query: ExportQuery },
+  responses: {
+    200: {
+      description: 'CSV (UTF-8, RFC 4180, a header row)',
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    },
+    ...errors,
+    401: { description: 'Missing or wrong admin key (`UNAUTHORIZED`)' },
+  },
+});
+
 const eventsRoute = createRoute({
   method: 'get',
   path: '/api/analytics/events',
@@ -161,6 +185,19 @@ export function analyticsRoutes() {
       const query = c.req.valid('query');
       const range = await resolveRange(c.env.deps.db, query.from, query.to, Date.now());
       return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit, filtersOf(query)), 200);
+    })
+    .openapi(exportRoute, async (c) => {
+      const query = c.req.valid('query');
+      const db = c.env.deps.db;
+      const range = await resolveRange(db, query.from, query.to, Date.now());
+      const filters = filtersOf(query);
+      const headers = {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="analytics-${query.report}-${range.from}-${range.to}.csv"`,
+        'Cache-Control': 'no-store',
+      };
+      if (query.report === 'events') return c.body(eventsCsv(db, range, filters), 200, headers);
+      return c.body(await reportCsv(db, query.report, range, filters), 200, headers);
     })
     .openapi(eventsRoute, async (c) => {
       const { page, limit } = c.req.valid('query');
