@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { type AnalyticsEventRow, trackedRow, writeBatch } from '../analytics/store.ts';
+import { type AnalyticsEventRow, type TrackedEvent, trackedRow, writeBatch } from '../analytics/store.ts';
 import { insertLead, type LeadClassification, type LeadStatus, type NewLead } from '../leads/store.ts';
 
 /** Shared set-up of the admin tests: keys, hostile strings and lead seeding. */
@@ -83,13 +83,23 @@ export async function insertTestLead(
 const PAGES = ['/', '/services/web', '/pricing', '/wizard', '/blog/seo-basics', '/contact'];
 const COUNTRIES = ['CO', 'US', 'ES', 'MX', 'DE', null];
 const REFERRERS = [null, 'google.com', 'linkedin.com', null, 'duckduckgo.com'];
+const SOURCES: Record<string, string> = {
+  'google.com': 'Google',
+  'linkedin.com': 'LinkedIn',
+  'duckduckgo.com': 'DuckDuckGo',
+};
+const CLIENTS = [
+  { device: 'desktop', browser: 'Chrome', os: 'Windows' },
+  { device: 'mobile', browser: 'Safari', os: 'iOS' },
+  { device: 'desktop', browser: 'Firefox', os: 'Linux' },
+];
 
 /**
  * Writes `days` days of page views (ending today, UTC) through the analytics store, with a
  * deterministic pattern; returns how many events it wrote.
  */
 export async function seedAnalytics(db: Db, days: number, now = Date.now()): Promise<number> {
-  const rows: AnalyticsEventRow[] = [];
+  const rows: TrackedEvent[] = [];
   for (let d = days - 1; d >= 0; d--) {
     const at = now - d * 86_400_000;
     const day = new Date(at).toISOString().slice(0, 10);
@@ -98,9 +108,11 @@ export async function seedAnalytics(db: Db, days: number, now = Date.now()): Pro
       const views = 1 + ((v + d) % 3);
       for (let i = 0; i < views; i++) {
         const referrer = REFERRERS[(v + i) % REFERRERS.length] ?? null;
-        rows.push({
+        const client = CLIENTS[v % CLIENTS.length]!;
+        const lead = i === views - 1 && v % 5 === 1;
+        const row: AnalyticsEventRow = {
           id: randomUUID(),
-          type: i === views - 1 && v % 4 === 0 ? 'cta_click' : 'page_view',
+          type: lead ? 'lead' : i === views - 1 && v % 4 === 0 ? 'cta_click' : 'page_view',
           page: PAGES[(v * 3 + i + d) % PAGES.length] as string,
           referrer: referrer ? `https://${referrer}/` : null,
           referrer_host: referrer,
@@ -110,19 +122,18 @@ export async function seedAnalytics(db: Db, days: number, now = Date.now()): Pro
           country: COUNTRIES[(v + d) % COUNTRIES.length] ?? null,
           visitor_hash: `visitor-${day}-${v}`,
           day,
-          created_at: at,
+          created_at: at + i * 60_000,
           visit_id: null,
-          source: null,
-          utm_source: null,
-          utm_medium: null,
-          utm_campaign: null,
-          device: null,
-          browser: null,
-          os: null,
-        });
+          source: referrer ? (SOURCES[referrer] ?? referrer) : null,
+          utm_source: v % 3 === 0 ? 'newsletter' : null,
+          utm_medium: v % 3 === 0 ? 'email' : null,
+          utm_campaign: v % 3 === 0 ? 'autumn-offer' : null,
+          ...client,
+        };
+        rows.push({ ...trackedRow(row), conversion: lead });
       }
     }
   }
-  await writeBatch(db, rows.map(trackedRow), 3);
+  await writeBatch(db, rows, 3);
   return rows.length;
 }
