@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
 import type { Database } from '../../db/schema.ts';
+import { topBy } from './rank.ts';
 import {
   applyToVisits,
   VISIT_METRICS,
@@ -173,23 +174,38 @@ async function openVisits(tx: DbOrTx, batch: TrackedEvent[]): Promise<Map<string
     hashesByDay.set(row.day, hashes);
   }
   const open = new Map<string, VisitRow>();
-  const postgres = engineOf(tx) === 'postgres';
+  const engine = engineOf(tx);
   for (const [day, hashes] of hashesByDay) {
     const list = [...hashes].sort();
     for (let i = 0; i < list.length; i += INSERT_CHUNK) {
-      const rows = await tx
-        .selectFrom('analytics_visits')
-        .selectAll()
-        .where('day', '=', day)
-        .where('visitor_hash', 'in', list.slice(i, i + INSERT_CHUNK))
-        .orderBy('visitor_hash')
-        .orderBy('started_at')
-        .$call((q) => (postgres ? q.forUpdate() : q))
-        .execute();
+      const chunk = list.slice(i, i + INSERT_CHUNK);
+      const { rows } = await tx.executeQuery<VisitRow>(
+        CompiledQuery.raw(openVisitsText(engine, chunk.length), [day, ...chunk]),
+      );
+      // Ordered by start: the last one of a visitor is its latest visit.
       for (const row of rows) open.set(visitKey(day, row.visitor_hash), visitFromDb(row));
     }
   }
   return open;
+}
+
+const openVisitsTexts = new Map<string, string>();
+
+/** The open-visits SELECT by engine and number of hashes, its text built once (as the INSERTs' are). */
+function openVisitsText(engine: 'sqlite' | 'postgres', count: number): string {
+  const key = `${engine}:${count}`;
+  let text = openVisitsTexts.get(key);
+  if (text === undefined) {
+    const list = Array.from({ length: count }, (_, i) => (engine === 'postgres' ? `$${i + 2}` : '?')).join(
+      ', ',
+    );
+    text =
+      `select * from "analytics_visits" where "day" = ${engine === 'postgres' ? '$1' : '?'} ` +
+      `and "visitor_hash" in (${list}) order by "visitor_hash", "started_at"` +
+      (engine === 'postgres' ? ' for update' : '');
+    openVisitsTexts.set(key, text);
+  }
+  return text;
 }
 
 /** PostgreSQL answers bigint columns as strings. */
@@ -370,7 +386,8 @@ export interface StatsRange {
   to: string;
 }
 
-async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: number) {
+/** Every value of a dimension over the range with its count (one scan; ranked by the caller). */
+async function sums(db: DbOrTx, dimension: Dimension, range: StatsRange) {
   const rows = await db
     .selectFrom('analytics_daily')
     .select(['value', (eb) => eb.fn.sum<number>('count').as('total')])
@@ -378,12 +395,12 @@ async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: 
     .where('day', '>=', range.from)
     .where('day', '<=', range.to)
     .groupBy('value')
-    .orderBy('total', 'desc')
-    // Ties by code point on both engines (SQLite's BINARY; a PostgreSQL database's collation varies).
-    .orderBy(engineOf(db) === 'postgres' ? sql`value collate "C"` : sql`value`, 'asc')
-    .limit(top)
     .execute();
   return rows.map((r) => ({ value: r.value, count: Number(r.total) }));
+}
+
+async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: number) {
+  return topBy(await sums(db, dimension, range), (r) => r.count, top);
 }
 
 async function sumOf(db: DbOrTx, dimension: Dimension, range: StatsRange) {
@@ -421,18 +438,11 @@ export interface StatsRows {
 
 /** Every aggregate of the stats route, read from the rollups only (never from analytics_events). */
 export async function readStats(db: Db, range: StatsRange, top: number): Promise<StatsRows> {
-  const [totalEvents, uniqueVisitors, uniquePagesRow, pages, countries, types, referrers, daily, counters] =
+  const [totalEvents, uniqueVisitors, allPages, countries, types, referrers, daily, counters] =
     await Promise.all([
       sumOf(db, 'total', range),
       sumOf(db, 'visitors', range),
-      db
-        .selectFrom('analytics_daily')
-        .select((eb) => eb.fn.count<number>('value').distinct().as('pages'))
-        .where('dimension', '=', 'page')
-        .where('day', '>=', range.from)
-        .where('day', '<=', range.to)
-        .executeTakeFirst(),
-      ranked(db, 'page', range, top),
+      sums(db, 'page', range),
       ranked(db, 'country', range, top),
       ranked(db, 'type', range, top),
       ranked(db, 'referrer', range, top),
@@ -448,8 +458,8 @@ export async function readStats(db: Db, range: StatsRange, top: number): Promise
   return {
     totalEvents,
     uniqueVisitors,
-    uniquePages: Number(uniquePagesRow?.pages ?? 0),
-    pages,
+    uniquePages: allPages.filter((p) => p.count > 0).length,
+    pages: topBy(allPages, (p) => p.count, top),
     countries,
     types,
     referrers,

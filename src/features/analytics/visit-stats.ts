@@ -1,6 +1,7 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type Db, engineOf } from '../../db/database.ts';
 import { FILTER_COLUMNS, type StatsFilters } from './filters.ts';
+import { topBy } from './rank.ts';
 import type { StatsRange } from './store.ts';
 import { VISIT_METRICS, type VisitDimension, type VisitMetrics } from './visits.ts';
 
@@ -60,25 +61,34 @@ const rollupSums = sql.join(VISIT_METRICS.map((m) => sql`sum(${sql.ref(m)}) as $
  */
 export async function readVisitRollups(db: Db, range: StatsRange, top: number): Promise<VisitReport> {
   const inRange = sql`day >= ${range.from} and day <= ${range.to}`;
-  const ranked = async (dimension: VisitDimension, order: 'visits' | 'converted') => {
+  /** Every value of a dimension with its metrics: one scan, ranked twice (visits, conversions) in JS. */
+  const groups = async (dimension: VisitDimension) => {
     const { rows } = await sql<Record<string, unknown>>`
       select value, ${rollupSums} from analytics_visit_daily
-      where dimension = ${dimension} and ${inRange}
-      group by value having sum(${sql.ref(order)}) > 0
-      order by sum(${sql.ref(order)}) desc, ${byName(db, sql.ref('value'))} asc
-      limit ${top}`.execute(db);
-    // '' is direct (source) or unknown (country, device, …): null in the answer.
-    return rows.map((r) => ({ value: r.value === '' ? null : String(r.value), ...toMetrics(r) }));
+      where dimension = ${dimension} and ${inRange} group by value`.execute(db);
+    return rows.map((r) => ({ value: String(r.value), ...toMetrics(r) }));
   };
-  const [totalRows, daily, ...lists] = await Promise.all([
+  const dimensions = [...new Set(Object.values(VISIT_BREAKDOWNS).map((b) => b.dimension))];
+  const [totalRows, daily, ...all] = await Promise.all([
     sql<Record<string, unknown>>`
       select ${rollupSums} from analytics_visit_daily where dimension = 'all' and ${inRange}`.execute(db),
     sql<Record<string, unknown>>`
       select day, visits, visitors, events from analytics_visit_daily
       where dimension = 'all' and ${inRange}`.execute(db),
-    ...Object.values(VISIT_BREAKDOWNS).map((b) => ranked(b.dimension, 'visits')),
-    ...Object.values(CONVERSION_BREAKDOWNS).map((b) => ranked(VISIT_BREAKDOWNS[b].dimension, 'converted')),
+    ...dimensions.map(groups),
   ]);
+  const byDimension = new Map(dimensions.map((d, i) => [d, all[i]!]));
+  // '' is direct (source) or unknown (device, …): null in the answer.
+  const view = (rows: (VisitMetrics & { value: string })[]) =>
+    rows.map((r) => ({ ...r, value: r.value === '' ? null : r.value }));
+  const lists = [
+    ...Object.values(VISIT_BREAKDOWNS).map((b) =>
+      view(topBy(byDimension.get(b.dimension)!, (r) => r.visits, top)),
+    ),
+    ...Object.values(CONVERSION_BREAKDOWNS).map((b) =>
+      view(topBy(byDimension.get(VISIT_BREAKDOWNS[b].dimension)!, (r) => r.converted, top)),
+    ),
+  ];
   const totals = toMetrics(totalRows.rows[0] ?? {});
   const days = new Map<string, { visits: number; visitors: number; events: number }>();
   for (const r of daily.rows) {

@@ -177,16 +177,18 @@ export function visitRollupDeltas(changes: VisitChange[]): Map<string, VisitMetr
   const deltas = new Map<string, VisitMetrics>();
   const add = (visit: VisitRow, sign: 1 | -1) => {
     const metrics = visitMetrics(visit);
-    for (const [dimension, nameOf] of Object.entries(VISIT_DIMENSIONS)) {
+    for (const [dimension, nameOf] of DIMENSION_ENTRIES) {
       const value = nameOf(visit);
       if (value === null) continue;
       const key = `${dimension}\u0000${visit.day}\u0000${value.toWellFormed()}`;
-      let sum = deltas.get(key);
+      const sum = deltas.get(key);
       if (sum === undefined) {
-        sum = Object.fromEntries(VISIT_METRICS.map((m) => [m, 0])) as VisitMetrics;
-        deltas.set(key, sum);
+        const fresh = { ...metrics };
+        if (sign < 0) for (const metric of VISIT_METRICS) fresh[metric] = -fresh[metric];
+        deltas.set(key, fresh);
+      } else {
+        for (const metric of VISIT_METRICS) sum[metric] += sign * metrics[metric];
       }
-      for (const metric of VISIT_METRICS) sum[metric] += sign * metrics[metric];
     }
   };
   for (const { before, after } of changes) {
@@ -195,3 +197,5 @@ export function visitRollupDeltas(changes: VisitChange[]): Map<string, VisitMetr
   }
   return deltas;
 }
+
+const DIMENSION_ENTRIES = Object.entries(VISIT_DIMENSIONS) as [string, (v: VisitRow) => string | null][];
