@@ -59,20 +59,40 @@ export interface Utm {
 
 export const NO_UTM: Utm = { source: null, medium: null, campaign: null, ref: null };
 
-function tag(params: URLSearchParams, name: string): string | null {
-  const value = params.get(name)?.trim();
-  if (!value) return null;
-  return value.length > L.utmLength ? value.slice(0, L.utmLength) : value;
+/** The parameters read from a page's query string. */
+const TAGS = new Set(['utm_source', 'utm_medium', 'utm_campaign', 'ref', 'source']);
+
+function decode(text: string): string {
+  const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced; // a malformed escape is kept as it came
+  }
+}
+
+function clip(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  if (!trimmed) return null;
+  return trimmed.length > L.utmLength ? trimmed.slice(0, L.utmLength) : trimmed;
 }
 
 /** UTM tags of a page URL's query string (the query itself is never stored). */
 export function utmOf(search: string): Utm {
   if (search.length < 2) return NO_UTM;
-  const params = new URLSearchParams(search);
+  // By hand rather than URLSearchParams (a tenth of a tracked event's CPU on this path); the first
+  // value of a name wins, as URLSearchParams.get answers, and names are matched as decoded.
+  const found: Record<string, string> = {};
+  for (const part of search.slice(search.charCodeAt(0) === 63 ? 1 : 0).split('&')) {
+    const eq = part.indexOf('=');
+    const name = decode(eq < 0 ? part : part.slice(0, eq));
+    if (TAGS.has(name) && found[name] === undefined) found[name] = eq < 0 ? '' : decode(part.slice(eq + 1));
+  }
   return {
-    source: tag(params, 'utm_source'),
-    medium: tag(params, 'utm_medium'),
-    campaign: tag(params, 'utm_campaign'),
-    ref: tag(params, 'ref') ?? tag(params, 'source'),
+    source: clip(found.utm_source),
+    medium: clip(found.utm_medium),
+    campaign: clip(found.utm_campaign),
+    ref: clip(found.ref) ?? clip(found.source),
   };
 }
