@@ -116,7 +116,9 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
       visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
     }
     const engine = engineOf(tx);
-    const visitorRows = [...visitors.values()];
+    const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+    // In key order too: two instances inserting the same new visitors wait for each other, never deadlock.
+    const visitorRows = [...visitors.entries()].sort(byKey).map(([, row]) => row);
     const newVisitors = new Set<string>();
     for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
       const inserted = await tx.executeQuery<{ day: string; visitor_hash: string }>(
@@ -137,7 +139,6 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
       await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
     }
     // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
-    const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
     const rows = [...counts.entries()].sort(byKey).map(([key, count]) => {
       const [dimension, day, value] = key.split('\u0000') as [string, string, string];
       return { dimension, day, value, count };

@@ -331,4 +331,28 @@ describe.each(engines)('visits on %s', (engine) => {
     expect(rollups.conversions).toBe(3);
     expect(rollups.conversionsBy.byCampaign).toMatchObject([{ utmCampaign: 'c1', conversions: 1 }]);
   });
+
+  it('concurrent batches extending one visit (two instances) lose no update, and rollups stay equal to the visits', async () => {
+    await fresh();
+    await writeBatch(db, [tracked({ at: '2026-03-01T10:00:00Z', page: '/start' })], 0);
+    const at = (i: number) => new Date(Date.parse('2026-03-01T10:00:01Z') + i * 1000).toISOString();
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        writeBatch(
+          db,
+          [tracked({ at: at(i), page: `/p${i % 3}` }), tracked({ at: at(i), page: '/x', type: 'click' })],
+          0,
+        ),
+      ),
+    );
+    const visits = await visitRows();
+    expect(visits).toHaveLength(1);
+    expect(visits[0]).toMatchObject({ pageviews: 13, events: 25 });
+    const rollups = await readAnalyticsStats(db, day, 10);
+    const fromVisits = await readAnalyticsStats(db, day, 10, filtersOf({ browser: 'Chrome' }));
+    expect(rollups).toMatchObject({ visits: 1, pageviews: 13, totalEvents: 25, bounceRate: 0 });
+    expect(fromVisits.entryPages).toEqual(rollups.entryPages);
+    expect(fromVisits.exitPages).toEqual(rollups.exitPages);
+    expect(fromVisits.visitDuration).toBe(rollups.visitDuration);
+  });
 });
