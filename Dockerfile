@@ -1,17 +1,27 @@
 # syntax=docker/dockerfile:1
-# Production image: Node 24 runs the TypeScript sources directly (type stripping), so there is no
-# compile step; the build stage only installs production dependencies from the lockfile.
+# Production image: Node runs the TypeScript sources directly (type stripping), so there is no compile
+# step; the build stage only installs production dependencies from the lockfile.
+# Node is the lockfile's exact version (the `node` devDependency, which `npm test` runs on); a test
+# (deploy/image.test.ts) holds both FROM lines to it.
+#
+# Build argument WITH_CHROMIUM (default true): Chromium (~400 MB) drives local Lighthouse runs when no
+# PAGESPEED_API_KEY is set. `--build-arg WITH_CHROMIUM=false` gives a slim image for operators who use
+# PageSpeed Insights (PAGESPEED_API_KEY); without either, page-speed analysis is reported unavailable.
 
-FROM node:24-bookworm-slim AS deps
+FROM node:24.21.0-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
-# Chromium drives local Lighthouse runs when no PAGESPEED_API_KEY is set; drop it to save ~400 MB
-# if page-speed analysis always goes to PageSpeed Insights.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends chromium tini \
+FROM node:24.21.0-bookworm-slim AS runtime
+ARG WITH_CHROMIUM=true
+RUN case "$WITH_CHROMIUM" in \
+      true) browser=chromium ;; \
+      false) browser= ;; \
+      *) echo "WITH_CHROMIUM must be true or false, not '$WITH_CHROMIUM'" >&2; exit 1 ;; \
+    esac \
+  && apt-get update \
+  && apt-get install -y --no-install-recommends tini $browser \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=8787 \
@@ -20,6 +30,7 @@ ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/data/app.db
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+# Only what the service runs; .dockerignore keeps tests, stand-ins and fixtures out of these folders.
 COPY package.json package-lock.json ./
 COPY src ./src
 COPY scripts ./scripts

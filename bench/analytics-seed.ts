@@ -14,8 +14,35 @@ export const DAYS = 90;
 export const PAGES = 2000;
 /** 40 % of visits bounce with one event; the rest have 1–7 page views (mean 4): 2.8 events a visit. */
 const EVENTS_PER_VISIT = 2.8;
-const SOURCES = ['Google', 'Bing', 'DuckDuckGo', 'LinkedIn', 'Facebook', 'X (Twitter)', 'Newsletter', 'Reddit'];
-const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'ES', 'MX', 'BR', 'IN', 'CA', 'NL', 'IT', 'PL', 'SE', 'AR', 'CO', 'JP', 'AU'];
+const SOURCES = [
+  'Google',
+  'Bing',
+  'DuckDuckGo',
+  'LinkedIn',
+  'Facebook',
+  'X (Twitter)',
+  'Newsletter',
+  'Reddit',
+];
+const COUNTRIES = [
+  'US',
+  'DE',
+  'GB',
+  'FR',
+  'ES',
+  'MX',
+  'BR',
+  'IN',
+  'CA',
+  'NL',
+  'IT',
+  'PL',
+  'SE',
+  'AR',
+  'CO',
+  'JP',
+  'AU',
+];
 export const CAMPAIGNS = 20;
 const CLIENTS = [
   ['desktop', 'Chrome', 'Windows'],
@@ -87,8 +114,17 @@ export async function seed(db: Db, engine: Engine, events: number, start: number
         case when ${tagged} then ${pick(sql`(${campaign} % 3)`, ['email', 'cpc', 'social'])} else null end,
         case when ${tagged} then 'campaign-' || ${campaign} else null end,
         case when ${g(16)} % 100 < 5 then null else ${pick(skewed(g(17), COUNTRIES.length), COUNTRIES)} end,
-        ${pick(client, CLIENTS.map((c) => c[0]!))}, ${pick(client, CLIENTS.map((c) => c[1]!))},
-        ${pick(client, CLIENTS.map((c) => c[2]!))}
+        ${pick(
+          client,
+          CLIENTS.map((c) => c[0]!),
+        )}, ${pick(
+          client,
+          CLIENTS.map((c) => c[1]!),
+        )},
+        ${pick(
+          client,
+          CLIENTS.map((c) => c[2]!),
+        )}
       from (${series(engine, visitsPerDay)}) s`.execute(db);
     // Each visit's events: its page views one minute apart, the first on its entry page.
     const k = sql.ref('k');
@@ -116,7 +152,9 @@ export async function seed(db: Db, engine: Engine, events: number, start: number
 async function rollupsFromRows(db: Db) {
   const eventRollup = (dimension: string, value: ReturnType<typeof sql>, extra = sql``) =>
     sql`insert into analytics_daily (dimension, day, value, count)
-      select ${dimension}, day, ${value}, count(*) from analytics_events ${extra} group by day, ${value}`.execute(db);
+      select ${dimension}, day, ${value}, count(*) from analytics_events ${extra} group by day, ${value}`.execute(
+      db,
+    );
   await sql`insert into analytics_daily (dimension, day, value, count)
     select 'total', day, '', count(*) from analytics_events group by day`.execute(db);
   await eventRollup('page', sql`page`);
@@ -155,4 +193,3 @@ async function rollupsFromRows(db: Db) {
       ${skipNull ? sql`where ${value} is not null` : sql``} group by day, ${value}`.execute(db);
   }
 }
-

@@ -15,7 +15,7 @@ import { filtersOf } from '../src/features/analytics/filters.ts';
 import { readAnalyticsStats, resolveRange } from '../src/features/analytics/stats.ts';
 import { listEvents } from '../src/features/analytics/store.ts';
 import { utcDay } from '../src/features/analytics/track.ts';
-import { TEST_DATABASE_URL } from '../src/testing/database.ts';
+import { TEST_DATABASE_URL } from '../test/support/database.ts';
 import { DAYS, seed } from './analytics-seed.ts';
 
 const BAR_MS = 200;
@@ -98,20 +98,25 @@ for (const engine of engines) {
     // Fresh planner statistics, as autovacuum (PostgreSQL) or `pragma optimize` would gather on a live database.
     await sql`analyze`.execute(handle.db);
     const count = async (table: 'analytics_visits' | 'analytics_daily' | 'analytics_visit_daily') =>
-      Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(handle.db)).rows[0]?.n);
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(handle.db)).rows[0]
+          ?.n,
+      );
     const [visits, rollups, visitRollups] = await Promise.all([
       count('analytics_visits'),
       count('analytics_daily'),
       count('analytics_visit_daily'),
     ]);
     const last30 = utcDay(now - 29 * 86_400_000);
-    const stats = (from: string | undefined, limit: number, filters: Record<string, string> = {}) => async () =>
-      readAnalyticsStats(
-        handle.db,
-        await resolveRange(handle.db, from, undefined, Date.now()),
-        limit,
-        filtersOf(filters),
-      );
+    const stats =
+      (from: string | undefined, limit: number, filters: Record<string, string> = {}) =>
+      async () =>
+        readAnalyticsStats(
+          handle.db,
+          await resolveRange(handle.db, from, undefined, Date.now()),
+          limit,
+          filtersOf(filters),
+        );
     const results = [
       await time('all time, limit 10', stats(undefined, 10)),
       await time('last 30 days, limit 100', stats(last30, 100)),

@@ -10,8 +10,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
-import { startStandInAgent } from '../src/integrations/sales-agent/stand-in-agent.ts';
-import { sseEvents } from '../src/testing/sse-client.ts';
+import { startStandInAgent } from '../test/support/sales-agent-stand-in.ts';
+import { sseEvents } from '../test/support/sse-client.ts';
 
 const TOKENS = 50;
 const BAR_MS = 5;

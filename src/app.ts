@@ -1,8 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
 import packageJson from '../package.json' with { type: 'json' };
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Dependencies } from './dependencies.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { AI_PREFIX, AI_RESPONSE_HEADERS, aiErrorStyle, aiRoutes } from './features/ai/routes.ts';
@@ -19,6 +21,7 @@ import { prototypeRoutes } from './features/prototypes/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { bodyLimiter, JSON_ONLY_MESSAGE } from './http/body.ts';
+import { brokenRequestStatus } from './http/broken-request.ts';
 import { answerPreflight } from './http/cors.ts';
 import { type Dispatch, withEdge } from './http/edge.ts';
 import type { AppEnv, RequestEnv } from './http/env.ts';
@@ -82,6 +85,26 @@ export function createApp(deps: Dependencies) {
   }
 
   function handleError(error: unknown, c: Context<AppEnv>): Response {
+    const brokenStatus = brokenRequestStatus(c.env.incoming);
+    if (brokenStatus !== null) {
+      // The connection is done (Node has answered, or the client left): nothing more reaches it.
+      c.env.logger.info(
+        { status: brokenStatus, reason: error instanceof Error ? error.message : String(error) },
+        'request body broken off or malformed',
+      );
+      return c.body(null, brokenStatus as ContentfulStatusCode);
+    }
+    if (!(error instanceof ApiError) && isDatabaseUnavailable(error)) {
+      // A restart or failover (PostgreSQL), a file locked elsewhere (SQLite): passing, so 503 and
+      // when to try again, not a 500. contract.md's one 503 code is NOT_CONFIGURED.
+      c.env.logger.warn({ err: error, status: 503 }, 'request failed: the database is unavailable');
+      return renderError(
+        c,
+        new ApiError('NOT_CONFIGURED', 'The service is briefly unavailable; please try again in a moment.', {
+          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        }),
+      );
+    }
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
       c.env.logger.error({ err: error }, 'request failed');

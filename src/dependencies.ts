@@ -107,6 +107,8 @@ export interface Dependencies {
 export interface DependencyOverrides {
   database?: DatabaseHandle;
   backoffBaseMs?: number;
+  /** The job queue's clock (due times, backoff), so a test can step through hours of retries. */
+  queueClock?: () => number;
   /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
   prototypeGenerator?: PrototypeGenerator;
 }
@@ -124,7 +126,10 @@ export async function createDependencies(
         logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
     });
   await migrateToLatest(database.db);
-  const jobs = new JobQueue(database.db, { backoffBaseMs: overrides.backoffBaseMs });
+  const jobs = new JobQueue(database.db, {
+    backoffBaseMs: overrides.backoffBaseMs,
+    now: overrides.queueClock,
+  });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
     leaseMs: config.queueLeaseMs,
   });

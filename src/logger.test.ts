@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LogCapture } from '../test/support/test-app.ts';
 import { createLogger, inBlocks } from './logger.ts';
-import { LogCapture } from './testing/test-app.ts';
 
 // Found by the secrets-in-logs test: outside services echo refused credentials in their errors
 // (SMTP "535 Invalid login for user:password", a model API's "Incorrect API key provided: …"),

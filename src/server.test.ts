@@ -1,9 +1,10 @@
 import { Agent, get as httpGet, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { createRoute, z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestContext } from '../test/support/test-app.ts';
 import { createRouter } from './http/openapi.ts';
 import { sseResponse } from './http/sse.ts';
-import { startTestServer, type TestContext } from './testing/test-app.ts';
 
 /** A slow route and an endless stream, to watch shutdown handle both; `onSlow` hears a slow request start. */
 function slowRoutes(onSlow: () => void = () => {}) {
@@ -180,7 +181,7 @@ describe('the real process', () => {
   });
 
   it('starts with `node src/main.ts`, serves, and exits 0 on SIGTERM', async () => {
-    const { spawnServer } = await import('./testing/process.ts');
+    const { spawnServer } = await import('../test/support/process.ts');
     const server = await spawnServer({ DATABASE_URL: 'sqlite::memory:' });
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const startup = server.output.map((l) => JSON.parse(l)).find((l) => l.msg === 'listening');
@@ -190,5 +191,119 @@ describe('the real process', () => {
       mail: 'stored outbox',
     });
     expect(await server.stop('SIGTERM')).toBe(0);
+  });
+});
+
+/** Splits a byte stream of HTTP/1.1 responses (Content-Length or chunked bodies) into responses. */
+function splitResponses(raw: Buffer) {
+  const responses: { status: number; headers: Record<string, string>; body: string }[] = [];
+  let at = 0;
+  while (at < raw.length) {
+    const headEnd = raw.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) throw new Error(`a response head was cut: ${raw.subarray(at).toString()}`);
+    const [statusLine, ...lines] = raw.subarray(at, headEnd).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => [
+        line.slice(0, line.indexOf(':')).toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    );
+    at = headEnd + 4;
+    let body: Buffer;
+    if (headers['transfer-encoding'] === 'chunked') {
+      const parts: Buffer[] = [];
+      for (;;) {
+        const sizeEnd = raw.indexOf('\r\n', at);
+        const size = Number.parseInt(raw.subarray(at, sizeEnd).toString(), 16);
+        at = sizeEnd + 2 + size + 2;
+        if (size === 0) break;
+        parts.push(raw.subarray(sizeEnd + 2, sizeEnd + 2 + size));
+      }
+      body = Buffer.concat(parts);
+    } else {
+      const length = Number(headers['content-length'] ?? 0);
+      body = raw.subarray(at, at + length);
+      at += length;
+    }
+    responses.push({ status: Number(statusLine!.split(' ')[1]), headers, body: body.toString('utf8') });
+  }
+  return responses;
+}
+
+describe('HTTP/1.1 pipelining', () => {
+  it('answers every request sent back to back on one connection, in the order sent', async () => {
+    const firstHeld = signal();
+    const releaseFirst = signal();
+    const gate = createRoute({
+      method: 'get',
+      path: '/test/gate',
+      responses: { 200: { description: 'held until released' } },
+    });
+    const running = await startTestServer({
+      extend: (app) =>
+        app.route(
+          '/',
+          createRouter().openapi(gate, async (c) => {
+            firstHeld.fire();
+            await releaseFirst.fired;
+            return c.json({ released: true }, 200);
+          }),
+        ),
+    });
+    ctx = running;
+    const requests = [
+      // Held until every later request has been answered by the app: its answer is ready last.
+      'GET /test/gate HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-1\r\n\r\n',
+      'GET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-2\r\n\r\n',
+      'POST /api/contact HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-3\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      'GET /api/leads/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-4\r\n\r\n',
+      'POST /api/contact HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-5\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{"n\r\n8\r\name":"A"\r\n1\r\n}\r\n0\r\n\r\n',
+      'DELETE /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-6\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipe-7\r\nConnection: close\r\n\r\n',
+    ];
+    const received: Buffer[] = [];
+    const socket = connect(running.server.port, '127.0.0.1');
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve, reject) => {
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    // All of it at once, in pieces that do not respect request boundaries.
+    const bytes = Buffer.from(requests.join(''));
+    for (let at = 0; at < bytes.length; at += 37) socket.write(bytes.subarray(at, at + 37));
+
+    await firstHeld.fired;
+    // Every later request is handled (its log line written) while the first is still held.
+    const answered = () =>
+      new Set(running.logs.lines.filter((line) => line.msg === 'request').map((line) => line.requestId));
+    for (
+      let tries = 0;
+      !['pipe-2', 'pipe-3', 'pipe-4', 'pipe-5', 'pipe-6', 'pipe-7'].every((id) => answered().has(id));
+      tries++
+    ) {
+      if (tries > 1000) throw new Error('the pipelined requests were not handled');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    releaseFirst.fire();
+    await closed;
+
+    const responses = splitResponses(Buffer.concat(received));
+    expect(responses.map((r) => r.headers['x-request-id'])).toEqual(requests.map((_, i) => `pipe-${i + 1}`));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 400, 404, 400, 405, 200]);
+    expect(JSON.parse(responses[0]!.body)).toEqual({ released: true });
+    expect(JSON.parse(responses[1]!.body)).toEqual({ status: 'OK' });
+    expect(JSON.parse(responses[2]!.body).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      requestId: 'pipe-3',
+    });
+    expect(JSON.parse(responses[3]!.body).error).toMatchObject({ code: 'NOT_FOUND', requestId: 'pipe-4' });
+    expect(JSON.parse(responses[4]!.body).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      requestId: 'pipe-5',
+    });
+    expect(responses[5]!.headers.allow).toBe('GET, OPTIONS');
+    expect(JSON.parse(responses[6]!.body)).toMatchObject({ name: 'agency-backend' });
+    expect(responses[6]!.headers.connection).toBe('close');
   });
 });

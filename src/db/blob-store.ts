@@ -1,16 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DbOrTx } from './database.ts';
+import { bigint, bytes, type RowOf, table, text } from './table-spec.ts';
+
+/** The `blobs` table (migration 0008). */
+export const blobsTable = table({
+  id: text(),
+  sha256: text(),
+  size: bigint(),
+  /** BLOB on SQLite, BYTEA on PostgreSQL. */
+  content: bytes(),
+  created_at: bigint(),
+});
 
 declare module './schema.ts' {
   interface Database {
-    blobs: {
-      id: string;
-      sha256: string;
-      size: number;
-      /** BLOB on SQLite, BYTEA on PostgreSQL. */
-      content: Uint8Array;
-      created_at: number;
-    };
+    blobs: RowOf<typeof blobsTable>;
   }
 }
 

@@ -1,16 +1,20 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { bigint, integer, type RowOf, table, text } from './table-spec.ts';
+
+/** The `cache_entries` table (migration 0001). */
+export const cacheEntriesTable = table({
+  key: text(),
+  value: text(),
+  size: integer(),
+  created_at: bigint(),
+  expires_at: bigint(),
+  stale_until: bigint(),
+});
 
 declare module './schema.ts' {
   interface Database {
-    cache_entries: {
-      key: string;
-      value: string;
-      size: number;
-      created_at: number;
-      expires_at: number;
-      stale_until: number;
-    };
+    cache_entries: RowOf<typeof cacheEntriesTable>;
   }
 }
 

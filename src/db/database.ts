@@ -20,16 +20,16 @@ const NUMERIC_OID = 1700;
 
 /**
  * Opens the database named by DATABASE_URL: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`.
- * `onConnectionError` hears of a pooled PostgreSQL connection that broke while idle (server restart,
- * failover, an idle reaper): the pool drops it and opens another when needed.
+ * `onConnectionError` hears, once per connection, of a pooled PostgreSQL connection that broke (server
+ * restart, failover, a terminated backend, an idle reaper), idle or checked out: a query running on it
+ * fails (see `isDatabaseUnavailable`), the pool drops it and opens another when needed.
  */
 export function openDatabase(
   url: string,
   options: { poolSize?: number; onConnectionError?: (error: Error) => void } = {},
 ): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
-    const location = url.slice('sqlite:'.length);
-    const path = location === ':memory:' ? ':memory:' : resolve(location);
+    const path = sqliteFileOf(url) ?? ':memory:';
     const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(openSqlite(path)) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
@@ -48,11 +48,31 @@ export function openDatabase(
           : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
-  pool.on('connect', replaceNulInParameters);
-  // Without a listener, an idle client's error is an unhandled 'error' event: the process would die.
-  pool.on('error', (error) => options.onConnectionError?.(error));
+  // A client emits 'error' when its connection breaks. The pool listens only while the client is idle
+  // in it; checked out (a query or transaction running), the client itself needs a listener, or the
+  // error is an unhandled 'error' event that ends the process. node-postgres fails the client's
+  // queries with the error (the request or job in flight fails) and the pool discards the client
+  // when it is released. One listener for the client's whole life; it reports the first error only
+  // (a dying connection may emit several: the server's FATAL message, then its end).
+  pool.on('connect', (client) => {
+    replaceNulInParameters(client);
+    let reported = false;
+    client.on('error', (error) => {
+      if (reported) return;
+      reported = true;
+      options.onConnectionError?.(error);
+    });
+  });
+  // The pool re-emits an idle client's error (its own listener); the client's listener reported it.
+  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/** The file of a `sqlite:<path>` URL, resolved against the working directory; null for `sqlite::memory:`. */
+export function sqliteFileOf(url: string): string | null {
+  const location = url.slice('sqlite:'.length);
+  return location === ':memory:' ? null : resolve(location);
 }
 
 /** What PostgreSQL text stores in place of U+0000 (which it cannot hold). */

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../test/support/database.ts';
 import { JobQueue } from '../queue/job-queue.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../testing/database.ts';
 import { CacheStore } from './cache-store.ts';
 import { HOUSEKEEPING, Housekeeping } from './housekeeping.ts';
 import { migrateToLatest } from './migrate.ts';

@@ -1,8 +1,26 @@
+import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAvailable } from '../testing/database.ts';
+import { createTestDatabase, postgresAvailable } from '../../test/support/database.ts';
 import { migrateToLatest } from './migrate.ts';
 
 const hasPostgres = await postgresAvailable();
+const ALL_MIGRATIONS = (await readdir(new URL('./migrations/', import.meta.url)))
+  .filter((name) => name.endsWith('.ts'))
+  .map((name) => name.replace(/\.ts$/, ''))
+  .sort();
+
+describe('migrateToLatest', () => {
+  it('returns the names of the migrations it applied, none once the database is up to date', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      expect(ALL_MIGRATIONS.length).toBeGreaterThan(0);
+      await expect(migrateToLatest(database.handle.db)).resolves.toEqual(ALL_MIGRATIONS);
+      await expect(migrateToLatest(database.handle.db)).resolves.toEqual([]);
+    } finally {
+      await database.dispose();
+    }
+  });
+});
 
 describe.skipIf(!hasPostgres)('migrations on a PostgreSQL server shared by several schemas', () => {
   it("migrates a schema while another schema already holds Kysely's migration tables", async () => {
@@ -10,8 +28,8 @@ describe.skipIf(!hasPostgres)('migrations on a PostgreSQL server shared by sever
     const second = await createTestDatabase('postgres');
     try {
       await migrateToLatest(first.handle.db);
-      await expect(migrateToLatest(second.handle.db)).resolves.toBeUndefined();
-      await expect(migrateToLatest(second.handle.db)).resolves.toBeUndefined();
+      await expect(migrateToLatest(second.handle.db)).resolves.toEqual(ALL_MIGRATIONS);
+      await expect(migrateToLatest(second.handle.db)).resolves.toEqual([]);
     } finally {
       await first.dispose();
       await second.dispose();

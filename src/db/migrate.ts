@@ -6,11 +6,12 @@ import { FileMigrationProvider, Migrator } from 'kysely/migration';
 const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
 
 /**
- * Applies every migration in db/migrations in name order. Kysely takes a lock first (an advisory
- * lock on PostgreSQL), so several instances starting together apply each migration once.
+ * Applies every migration in db/migrations in name order and returns the names of those it applied
+ * (none when the database was up to date). Kysely takes a lock first (an advisory lock on
+ * PostgreSQL), so several instances starting together apply each migration once.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any table types
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // Kysely looks for its migration tables in every schema it can see unless told which one: with
   // several schemas on one server (tests, shared servers) it would find another schema's tables and
   // skip creating its own. Pin them to the connection's current schema.
@@ -29,4 +30,5 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable } from '../testing/database.ts';
-import { createTestApp, type TestContext } from '../testing/test-app.ts';
+import { postgresAvailable } from '../../test/support/database.ts';
+import { createTestApp, type TestContext } from '../../test/support/test-app.ts';
 import { NUL_REPLACEMENT } from './database.ts';
 
 // Found by the hostile-input suite: `GET /api/leads/%00` answered 500 on PostgreSQL.

@@ -1,12 +1,32 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { bigint, integer, type RowOf, table, text } from './table-spec.ts';
+
+/** The `rate_limits` table (migration 0001). */
+export const rateLimitsTable = table({
+  key: text(),
+  count: integer(),
+  window_end: bigint(),
+});
+
+/** The `counters` table (migration 0001). */
+export const countersTable = table({
+  name: text(),
+  value: bigint(),
+});
+
+/** The `service_settings` table (migration 0009). */
+export const serviceSettingsTable = table({
+  name: text(),
+  value: text(),
+});
 
 declare module './schema.ts' {
   interface Database {
-    rate_limits: { key: string; count: number; window_end: number };
-    counters: { name: string; value: number };
-    service_settings: { name: string; value: string };
+    rate_limits: RowOf<typeof rateLimitsTable>;
+    counters: RowOf<typeof countersTable>;
+    service_settings: RowOf<typeof serviceSettingsTable>;
   }
 }
 

@@ -6,10 +6,11 @@ import {
   TEST_DATABASE_URL,
   type TestDatabase,
   testEngines,
-} from '../testing/database.ts';
+} from '../../test/support/database.ts';
 import { CacheStore } from './cache-store.ts';
 import { migrateToLatest } from './migrate.ts';
 import { incrementCounter, RateLimiter, readCounters } from './rate-limiter.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 
 const engines = await testEngines();
 
@@ -105,4 +106,68 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL connections', () => {
       await database.dispose();
     }
   });
+
+  /** Terminates one backend from outside, as a failover does. */
+  async function terminate(pid: number) {
+    const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+    const admin = new pg.Client(TEST_DATABASE_URL);
+    await admin.connect();
+    await admin.query('select pg_terminate_backend($1)', [pid]);
+    await admin.end();
+  }
+
+  it('a connection killed while checked out (mid-query, mid-transaction): the work fails, the error is heard once, the process lives', async () => {
+    const heard: Error[] = [];
+    const database = await createTestDatabase('postgres', { onConnectionError: (e) => heard.push(e) });
+    try {
+      const db = database.handle.db;
+      // Mid-query: the statement running on it fails with the server's reason.
+      const running = sql`select pg_backend_pid(), pg_sleep(30)`.execute(db).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await terminate(await waitForBackend(db, 'pg_sleep(30)'));
+      const midQuery = await running;
+      expect(isDatabaseUnavailable(midQuery), String(midQuery)).toBe(true);
+      // Its end follows the server's message (a loaded machine may take a moment).
+      await until(() => heard.length >= 1);
+
+      // Mid-transaction, between two statements (the client is checked out, no query on it).
+      const transaction = db.transaction().execute(async (tx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx);
+        await terminate(rows[0]!.pid);
+        // The connection's end arrives while the transaction holds the client, idle.
+        await until(() => heard.length >= 2);
+        await sql`select 1`.execute(tx);
+      });
+      const midTransaction = await transaction.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isDatabaseUnavailable(midTransaction), String(midTransaction)).toBe(true);
+
+      // Each broken connection is reported once (a dying one emits its FATAL message, then its end).
+      expect(heard).toHaveLength(2);
+      // The pool discarded both and opens new ones.
+      const again = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(again.rows[0]!.one).toBe(1);
+    } finally {
+      await database.dispose();
+    }
+  });
 });
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** The pid of the pooled connection running `text` (seen from another pooled connection). */
+async function waitForBackend(db: TestDatabase['handle']['db'], text: string): Promise<number> {
+  for (;;) {
+    const { rows } = await sql<{ pid: number }>`
+      select pid from pg_stat_activity where query like ${`%${text}%`} and pid <> pg_backend_pid()
+        and query not like '%pg_stat_activity%'`.execute(db);
+    if (rows[0]) return rows[0].pid;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -2,8 +2,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../../test/support/test-app.ts';
 import { requestTimeoutMs, SERVER_TIMEOUTS } from '../server.ts';
-import { startTestServer } from '../testing/test-app.ts';
 import { answerClientError } from './client-error.ts';
 import { EdgeServerResponse } from './edge-response.ts';
 import { resolveRequestId } from './request-id.ts';
@@ -130,5 +130,104 @@ describe("the app server's request bound", () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('a request whose body the client broke off or sent malformed (the whole app)', () => {
+  let t: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { METRICS_API_SECRET: 'metrics-secret' } });
+  });
+  afterAll(() => t.close());
+
+  const post = (id: string, rest: string) =>
+    `POST /api/contact HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\nContent-Type: application/json\r\n${rest}`;
+
+  /** The app's lines for one request, once its request line is written. */
+  async function linesOf(requestId: string) {
+    for (let tries = 0; ; tries++) {
+      const lines = t.logs.lines.filter((line) => line.requestId === requestId);
+      if (lines.some((line) => line.msg === 'request')) return lines;
+      if (tries > 2000) throw new Error(`no request line for ${requestId}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  async function countedStatuses(): Promise<Record<string, number>> {
+    const text = await (
+      await fetch(`${t.url}/metrics`, { headers: { Authorization: 'Bearer metrics-secret' } })
+    ).text();
+    const counts: Record<string, number> = {};
+    for (const match of text.matchAll(
+      /^http_requests_total\{[^}]*route="\/api\/contact"[^}]*status="(\d+)"[^}]*\} (\d+)/gm,
+    )) {
+      counts[match[1]!] = (counts[match[1]!] ?? 0) + Number(match[2]);
+    }
+    return counts;
+  }
+
+  it('an invalid chunk (an endless chunk extension): 413 on the wire, logged at info and counted as 413', async () => {
+    const answer = await exchange(
+      t.server.port,
+      post('broken-chunk-1', `Transfer-Encoding: chunked\r\n\r\n2;${'e'.repeat(20_000)}`),
+    );
+    expect(answer.startsWith('HTTP/1.1 413 ')).toBe(true);
+    const lines = await linesOf('broken-chunk-1');
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({
+      status: 413,
+      route: '/api/contact',
+    });
+    expect(lines.find((line) => line.msg === 'request body broken off or malformed')).toMatchObject({
+      level: 30,
+      status: 413,
+    });
+    expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+  });
+
+  it('a malformed chunk size: 400 on the wire, logged and counted as 400', async () => {
+    const answer = await exchange(
+      t.server.port,
+      post('broken-chunk-2', 'Transfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\nzz\r\n'),
+    );
+    expect(answer.startsWith('HTTP/1.1 400 ')).toBe(true);
+    const lines = await linesOf('broken-chunk-2');
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ status: 400 });
+    expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+  });
+
+  it('a body the client broke off (it went away mid-body): logged as 400, never a 500', async () => {
+    const reached = new Promise((resolve) => (t.server.server as Server).once('request', resolve));
+    const socket = connect(t.server.port, '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(post('broken-off-1', 'Content-Length: 100\r\n\r\n{"name":"Ana",'));
+    // The request has reached the app (which reads its body) before the client goes.
+    await reached;
+    socket.destroy();
+    const lines = await linesOf('broken-off-1');
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ status: 400 });
+    expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+  });
+
+  it('a body stalled past the request timeout: 408 on the wire, logged and counted as 408', async () => {
+    const server = t.server.server as Server;
+    const bounds = [server.requestTimeout, server.headersTimeout] as const;
+    server.requestTimeout = 200;
+    server.headersTimeout = 200;
+    try {
+      const answer = await exchange(t.server.port, post('stalled-1', 'Content-Length: 100\r\n\r\n{"name":'));
+      expect(answer.startsWith('HTTP/1.1 408 ')).toBe(true);
+      const lines = await linesOf('stalled-1');
+      expect(lines.find((line) => line.msg === 'request')).toMatchObject({ status: 408 });
+      expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    } finally {
+      [server.requestTimeout, server.headersTimeout] = bounds;
+    }
+  });
+
+  it('none of them is counted as a 500 in http_requests_total', async () => {
+    const counts = await countedStatuses();
+    expect(counts['500']).toBeUndefined();
+    expect(counts).toMatchObject({ '400': 2, '408': 1, '413': 1 });
   });
 });

@@ -53,7 +53,9 @@ export function answerClientError(logger: Logger, options: { aiPrefix: string })
       return;
     }
     if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
-      socket.end(NODE_ANSWERS[error.code ?? ''] ?? NODE_BAD_REQUEST);
+      const answer = NODE_ANSWERS[error.code ?? ''] ?? NODE_BAD_REQUEST;
+      answeredStatus.set(socket, Number(answer.slice('HTTP/1.1 '.length, 'HTTP/1.1 '.length + 3)));
+      socket.end(answer);
       return;
     }
     const incoming = socket.parser?.incoming;
@@ -71,6 +73,7 @@ export function answerClientError(logger: Logger, options: { aiPrefix: string })
         : errorEnvelope('REQUEST_TIMEOUT', TIMEOUT_MESSAGE, requestId),
     );
     logger.warn({ requestId, status, reason: error.code }, 'request timed out before it arrived');
+    answeredStatus.set(socket, status);
     socket.end(
       `HTTP/1.1 ${status} ${ai ? 'Bad Request' : 'Request Timeout'}\r\n` +
         'Content-Type: application/json; charset=UTF-8\r\n' +
@@ -82,4 +85,15 @@ export function answerClientError(logger: Logger, options: { aiPrefix: string })
         body,
     );
   };
+}
+
+/**
+ * The status this handler wrote on a connection. The request the app was reading there fails with
+ * its body broken off; the app's error handler (src/http/broken-request.ts) logs and counts that
+ * request with this status, the one the client was sent, instead of a 500.
+ */
+const answeredStatus = new WeakMap<Duplex, number>();
+
+export function statusAnsweredOn(socket: Duplex): number | undefined {
+  return answeredStatus.get(socket);
 }

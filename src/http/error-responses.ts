@@ -23,7 +23,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE: the body must be application/json',
   429: 'RATE_LIMITED, with Retry-After',
   502: 'EXTERNAL_SERVICE_ERROR: an outside service failed',
-  503: 'NOT_CONFIGURED: the outside service this route needs is not configured',
+  503: 'NOT_CONFIGURED: the outside service this route needs is not configured (or, with Retry-After, the database is briefly unavailable)',
 };
 
 type ErrorResponseEntries = Record<

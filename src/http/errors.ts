@@ -60,3 +60,16 @@ export function sendError(c: Context<AppEnv>, error: ApiError): Response {
   if (error.details) Object.assign(body.error, error.details);
   return c.json(body, error.status);
 }
+
+/**
+ * Awaits a route's call into its feature logic and rethrows what it failed with through `toApiError`,
+ * the route's map from its feature's domain errors to the envelope (anything it does not know, it
+ * returns unchanged). Logic below the routes knows no status code or header.
+ */
+export async function mapErrors<T>(work: Promise<T>, toApiError: (error: unknown) => unknown): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw toApiError(error);
+  }
+}

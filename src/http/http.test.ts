@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createRoute, z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestContext } from '../testing/test-app.ts';
+import { startTestServer, type TestContext } from '../../test/support/test-app.ts';
 import { requireJson } from './body.ts';
 import { LIMITS } from './limits.ts';
 import { createRouter } from './openapi.ts';

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestContext } from '../testing/test-app.ts';
+import { startTestServer, type TestContext } from '../../test/support/test-app.ts';
 import { limitKey } from './client-ip.ts';
 import { createRouter } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../test/support/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../testing/database.ts';
 import { BACKOFF_BASE_MS, backoffDelayMs, type ClaimedJob, JobQueue } from './job-queue.ts';
 import { namedQueue, PermanentJobError, QueueWorker } from './worker.ts';
 

@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type Db, engineOf } from '../db/database.ts';
+import { bigint, integer, type RowOf, table, text } from '../db/table-spec.ts';
+
+/** The `jobs` table (migration 0001). */
+export const jobsTable = table({
+  id: text(),
+  queue: text(),
+  payload: text(),
+  status: text<JobStatus>(),
+  attempts: integer(),
+  max_attempts: integer(),
+  run_at: bigint(),
+  lease_until: bigint().orNull(),
+  claim_token: text().orNull(),
+  idempotency_key: text().orNull(),
+  last_error: text().orNull(),
+  created_at: bigint(),
+  updated_at: bigint(),
+  finished_at: bigint().orNull(),
+});
 
 declare module '../db/schema.ts' {
   interface Database {
-    jobs: {
-      id: string;
-      queue: string;
-      payload: string;
-      status: JobStatus;
-      attempts: number;
-      max_attempts: number;
-      run_at: number;
-      lease_until: number | null;
-      claim_token: string | null;
-      idempotency_key: string | null;
-      last_error: string | null;
-      created_at: number;
-      updated_at: number;
-      finished_at: number | null;
-    };
+    jobs: RowOf<typeof jobsTable>;
   }
 }
 

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../test/support/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../testing/database.ts';
 import { JobQueue } from './job-queue.ts';
 
 const hasPostgres = await postgresAvailable();
 const JOBS = 60;
 
 function runWorker(url: string, name: string): Promise<number | null> {
-  const child = spawn(process.execPath, ['src/testing/fixtures/queue-worker-process.ts'], {
+  const child = spawn(process.execPath, ['test/support/fixtures/queue-worker-process.ts'], {
     env: { PATH: process.env.PATH, DATABASE_URL: url, WORKER_NAME: name },
     stdio: 'inherit',
   });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable, writeThroughOutage } from '../db/unavailable.ts';
 import type { ClaimedJob, EnqueueOptions, EnqueueResult, JobQueue, QueueStatus } from './job-queue.ts';
 
 /** Thrown by a handler for a failure that retrying cannot fix: the job goes straight to `dead`. */
@@ -113,7 +114,9 @@ export class QueueWorker {
       try {
         worked = await this.#runOne(definition);
       } catch (error) {
-        this.#logger.error({ err: error, queue: definition.name }, 'queue poll failed');
+        // The database away (a failover): the next poll tries again; nothing else went wrong.
+        const level = isDatabaseUnavailable(error) ? 'warn' : 'error';
+        this.#logger[level]({ err: error, queue: definition.name }, 'queue poll failed');
       }
       if (!worked && !this.#stopping) await this.#idle();
     }
@@ -138,7 +141,9 @@ export class QueueWorker {
     const log = this.#logger.child({ queue: definition.name, jobId: job.id, attempt: job.attempt });
     if (job.attempt > job.maxAttempts) {
       // Its worker died on the last attempt: count that as the final failure.
-      const next = await this.#queue.fail(job, 'lease expired on the final attempt', { permanent: true });
+      const next = await writeThroughOutage(() =>
+        this.#queue.fail(job, 'lease expired on the final attempt', { permanent: true }),
+      );
       if (next === 'dead') await this.#dead(definition, job, new Error('lease expired'), log);
       return true;
     }
@@ -152,14 +157,24 @@ export class QueueWorker {
     );
     heartbeat.unref();
     try {
-      await definition.handle(job.payload, job);
-      await this.#queue.complete(job);
-      log.debug('job completed');
-    } catch (error) {
-      const permanent = error instanceof PermanentJobError;
-      const next = await this.#queue.fail(job, error, { permanent });
-      log.warn({ err: error, next }, 'job failed');
-      if (next === 'dead') await this.#dead(definition, job, error, log);
+      let failure: { error: unknown } | null = null;
+      try {
+        await definition.handle(job.payload, job);
+      } catch (error) {
+        failure = { error };
+      }
+      if (failure === null) {
+        // The work is done: recorded through a brief outage (the lease still renewed meanwhile), or
+        // it would run again. Fenced by the claim token: a repeat of a write that landed does nothing.
+        await writeThroughOutage(() => this.#queue.complete(job));
+        log.debug('job completed');
+      } else {
+        const { error } = failure;
+        const permanent = error instanceof PermanentJobError;
+        const next = await writeThroughOutage(() => this.#queue.fail(job, error, { permanent }));
+        log.warn({ err: error, next }, 'job failed');
+        if (next === 'dead') await this.#dead(definition, job, error, log);
+      }
     } finally {
       clearInterval(heartbeat);
     }

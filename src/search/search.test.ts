@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../test/support/database.ts';
+import { type StandIn, sendJson, startStandIn } from '../../test/support/stand-in.ts';
+import { createTestApp, type TestContext } from '../../test/support/test-app.ts';
 import { MAX_HTML_ELEMENTS } from '../http/html.ts';
-import { testEngines } from '../testing/database.ts';
-import { type StandIn, sendJson, startStandIn } from '../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../testing/test-app.ts';
 import {
   CHUNK_WORDS,
   chunkDocument,

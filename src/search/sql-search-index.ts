@@ -1,31 +1,38 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type Db, engineOf, withTransaction } from '../db/database.ts';
+import { bigint, integer, type RowOf, table, text } from '../db/table-spec.ts';
 import type { SearchHit, SearchIndex } from './search-index.ts';
 import { indexText, queryTerms } from './search-text.ts';
 
+/** The `search_documents` table (migration 0002). */
+export const searchDocumentsTable = table({
+  key: text(),
+  url: text().orNull(),
+  source: text().orNull(),
+  title: text().orNull(),
+  content_hash: text(),
+  chunk_count: integer(),
+  updated_at: bigint(),
+});
+
+/** The `search_chunks` table (migration 0002). */
+export const searchChunksTable = table({
+  id: text(),
+  document_key: text(),
+  position: integer(),
+  url: text().orNull(),
+  source: text().orNull(),
+  title: text().orNull(),
+  item_key: text().orNull(),
+  text: text(),
+  created_at: bigint(),
+});
+
 declare module '../db/schema.ts' {
   interface Database {
-    search_documents: {
-      key: string;
-      url: string | null;
-      source: string | null;
-      title: string | null;
-      content_hash: string;
-      chunk_count: number;
-      updated_at: number;
-    };
-    search_chunks: {
-      id: string;
-      document_key: string;
-      position: number;
-      url: string | null;
-      source: string | null;
-      title: string | null;
-      item_key: string | null;
-      text: string;
-      created_at: number;
-    };
+    search_documents: RowOf<typeof searchDocumentsTable>;
+    search_chunks: RowOf<typeof searchChunksTable>;
   }
 }
 

@@ -5,11 +5,11 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPipedriveStandIn } from '../../src/integrations/crm/pipedrive-stand-in.ts';
 import { messageIdFor } from '../../src/integrations/mail/queue.ts';
-import { startSmtpStandIn } from '../../src/integrations/mail/smtp-stand-in.ts';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../src/testing/database.ts';
-import type { ServerProcess } from '../../src/testing/process.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.ts';
+import { startPipedriveStandIn } from '../support/pipedrive-stand-in.ts';
+import type { ServerProcess } from '../support/process.ts';
+import { startSmtpStandIn } from '../support/smtp-stand-in.ts';
 import {
   call,
   healthcheck,

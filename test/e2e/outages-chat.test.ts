@@ -5,13 +5,9 @@
  * the relay's time bounds, and the chat must answer again once the agent is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type StandInAgent,
-  startStandInAgent,
-  streamingAgent,
-} from '../../src/integrations/sales-agent/stand-in-agent.ts';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../src/testing/database.ts';
-import type { ServerProcess } from '../../src/testing/process.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.ts';
+import type { ServerProcess } from '../support/process.ts';
+import { type StandInAgent, startStandInAgent, streamingAgent } from '../support/sales-agent-stand-in.ts';
 import {
   call,
   type FaultMode,

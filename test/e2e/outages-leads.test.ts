@@ -6,13 +6,13 @@
  * once the service recovers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSiteverifyStandIn } from '../../src/integrations/captcha/siteverify-stand-in.ts';
-import { startPipedriveStandIn } from '../../src/integrations/crm/pipedrive-stand-in.ts';
 import { messageIdFor } from '../../src/integrations/mail/queue.ts';
-import { startSmtpStandIn } from '../../src/integrations/mail/smtp-stand-in.ts';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../src/testing/database.ts';
-import { startLlmStandIn } from '../../src/testing/llm-stand-in.ts';
-import type { ServerProcess } from '../../src/testing/process.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.ts';
+import { startLlmStandIn } from '../support/llm-stand-in.ts';
+import { startPipedriveStandIn } from '../support/pipedrive-stand-in.ts';
+import type { ServerProcess } from '../support/process.ts';
+import { startSiteverifyStandIn } from '../support/siteverify-stand-in.ts';
+import { startSmtpStandIn } from '../support/smtp-stand-in.ts';
 import {
   type Answer,
   call,

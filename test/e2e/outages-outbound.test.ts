@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../src/testing/database.ts';
-import type { ServerProcess } from '../../src/testing/process.ts';
-import { type StandIn, sendJson, startStandIn } from '../../src/testing/stand-in.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/database.ts';
+import type { ServerProcess } from '../support/process.ts';
+import { type StandIn, sendJson, startStandIn } from '../support/stand-in.ts';
 import {
   type Answer,
   call,
@@ -26,10 +26,7 @@ const hasPostgres = await postgresAvailable();
 if (!hasPostgres) console.warn('outage e2e skipped: PostgreSQL is not reachable (TEST_DATABASE_URL)');
 
 const PSI_RECORDED = JSON.parse(
-  readFileSync(
-    new URL('../../src/integrations/pagespeed/fixtures/psi-response.json', import.meta.url),
-    'utf8',
-  ),
+  readFileSync(new URL('../support/fixtures/psi-response.json', import.meta.url), 'utf8'),
 );
 const HTTP_GARBAGE =
   'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 17\r\nConnection: close\r\n\r\n<html>oops</html>';

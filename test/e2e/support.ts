@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { type AddressInfo, createServer, type Server, Socket } from 'node:net';
 import { createInterface } from 'node:readline';
-import { type ServerProcess, spawnServer } from '../../src/testing/process.ts';
+import { type ServerProcess, spawnServer } from '../support/process.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

@@ -9,8 +9,8 @@ import { Agent, request } from 'undici';
 import type { Engine } from '../../src/db/database.ts';
 import { engineOf } from '../../src/db/database.ts';
 import { ERROR_STATUS } from '../../src/http/errors.ts';
-import { type StandIn, sendJson, startStandIn } from '../../src/testing/stand-in.ts';
-import { startTestServer, type TestContext } from '../../src/testing/test-app.ts';
+import { type StandIn, sendJson, startStandIn } from '../support/stand-in.ts';
+import { startTestServer, type TestContext } from '../support/test-app.ts';
 
 export const SECRETS = {
   chat: 'fuzz-chat-secret-0123456789',
@@ -66,10 +66,7 @@ export interface FuzzServer extends TestContext {
   agent: Agent;
 }
 
-const PSI_FIXTURE = readFileSync(
-  new URL('../../src/integrations/pagespeed/fixtures/psi-response.json', import.meta.url),
-  'utf8',
-);
+const PSI_FIXTURE = readFileSync(new URL('../support/fixtures/psi-response.json', import.meta.url), 'utf8');
 
 /** WordPress stand-in: lists for collections, an object for `/<collection>/<id>`. */
 function wordpress(req: { url: string }, res: import('node:http').ServerResponse) {

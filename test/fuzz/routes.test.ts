@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../src/testing/database.ts';
+import { testEngines } from '../support/database.ts';
 import {
   type BodyCase,
   headersFor,

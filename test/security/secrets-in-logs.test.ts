@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPipedriveStandIn } from '../../src/integrations/crm/pipedrive-stand-in.ts';
-import { completion } from '../../src/testing/llm-stand-in.ts';
-import { type ServerProcess, spawnServer } from '../../src/testing/process.ts';
-import { type StandIn, sendJson, startStandIn } from '../../src/testing/stand-in.ts';
+import { completion } from '../support/llm-stand-in.ts';
+import { startPipedriveStandIn } from '../support/pipedrive-stand-in.ts';
+import { type ServerProcess, spawnServer } from '../support/process.ts';
+import { type StandIn, sendJson, startStandIn } from '../support/stand-in.ts';
 
 const SECRETS = {
   CHAT_API_SECRET: 'chat-SECRET-7f3a9c1e5b',
@@ -29,10 +29,7 @@ const SECRETS = {
   PAGESPEED_API_KEY: 'psi-SECRET-3b5d7f9a1c',
 };
 
-const PSI_FIXTURE = readFileSync(
-  new URL('../../src/integrations/pagespeed/fixtures/psi-response.json', import.meta.url),
-  'utf8',
-);
+const PSI_FIXTURE = readFileSync(new URL('../support/fixtures/psi-response.json', import.meta.url), 'utf8');
 
 let failing = false;
 let server: ServerProcess;

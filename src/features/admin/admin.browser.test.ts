@@ -4,10 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
-import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../testing/chromium.ts';
-import { startTestServer } from '../../testing/test-app.ts';
-import { saveContact } from '../contact/store.ts';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../../test/support/chromium.ts';
 import {
   ADMIN_ENV,
   ADMIN_KEY,
@@ -17,7 +14,10 @@ import {
   VENDOR_GOAL,
   XSS_COMPANY,
   XSS_NAME,
-} from './test-support.ts';
+} from '../../../test/support/features/admin.ts';
+import { startTestServer } from '../../../test/support/test-app.ts';
+import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
+import { saveContact } from '../contact/store.ts';
 
 /**
  * The dashboard in a real browser (Debian's chromium through playwright-core) against a real server.

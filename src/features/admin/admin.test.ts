@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
-import { saveContact } from '../contact/store.ts';
-import { ADMIN_LIMITS, ADMIN_PAGE } from './limits.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   ADMIN_ENV,
   ADMIN_KEY,
@@ -13,7 +9,11 @@ import {
   submission,
   XSS_COMPANY,
   XSS_NAME,
-} from './test-support.ts';
+} from '../../../test/support/features/admin.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
+import { EMAIL_QUEUE } from '../../integrations/mail/index.ts';
+import { saveContact } from '../contact/store.ts';
+import { ADMIN_LIMITS, ADMIN_PAGE } from './limits.ts';
 
 const engines = await testEngines();
 const DAY = 86_400_000;

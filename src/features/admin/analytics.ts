@@ -4,7 +4,8 @@ import { readAnalyticsStats, resolveRange } from '../analytics/stats.ts';
 
 /**
  * The analytics statistics the dashboard charts: the analytics feature's own stats functions (the
- * same answer as GET /api/analytics/stats), so the two never disagree. Bad dates → 400 from there.
+ * same answer as GET /api/analytics/stats), so the two never disagree. Bad dates are refused there
+ * (AnalyticsRefusal).
  */
 export async function analyticsStats(
   db: Db,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestContext } from '../../testing/test-app.ts';
+import { startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 import { AI_RATE } from './limits.ts';
 import { AiErrorSchema } from './schemas.ts';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completion, startLlmStandIn } from '../../../test/support/llm-stand-in.ts';
+import { type StandIn, sendJson } from '../../../test/support/stand-in.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SqlSearchIndex } from '../../search/sql-search-index.ts';
-import { completion, startLlmStandIn } from '../../testing/llm-stand-in.ts';
-import { type StandIn, sendJson } from '../../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { AI_LIMITS } from './limits.ts';
 import { PLANS } from './plans.ts';
 import { recommendPrompt, refinePrompt } from './prompts.ts';

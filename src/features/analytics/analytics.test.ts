@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../testing/database.ts';
-import { startTestServer, type TestContext } from '../../testing/test-app.ts';
+import { testEngines } from '../../../test/support/database.ts';
+import { startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { BOTS_COUNTER } from './store.ts';
 

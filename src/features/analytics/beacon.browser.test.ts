@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../testing/chromium.ts';
-import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
-import { startTestServer } from '../../testing/test-app.ts';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../../test/support/chromium.ts';
+import { type StandIn, startStandIn } from '../../../test/support/stand-in.ts';
+import { startTestServer } from '../../../test/support/test-app.ts';
 
 // Headless Chromium names itself HeadlessChrome, which the bot filter drops: a visitor's browser.
 const VISITOR_UA =

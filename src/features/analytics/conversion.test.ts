@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../testing/database.ts';
-import type { TestContext } from '../../testing/test-app.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   type LeadsWorld,
   leadsApp,
@@ -8,7 +7,8 @@ import {
   startWorld,
   submission,
   worldEnv,
-} from '../leads/test-support.ts';
+} from '../../../test/support/features/leads.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
 
 const engines = await testEngines();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
-import { ADMIN_ENV, ADMIN_KEY } from '../admin/test-support.ts';
+import { testEngines } from '../../../test/support/database.ts';
+import { ADMIN_ENV, ADMIN_KEY } from '../../../test/support/features/admin.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { csvCell, EXPORT_REPORTS } from './export.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 

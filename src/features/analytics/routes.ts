@@ -1,16 +1,26 @@
 import { createRoute } from '@hono/zod-openapi';
+import { readCappedBody } from '../../http/capped-body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
-import { readCappedBody } from './body.ts';
 import { isBotAgent } from './bots.ts';
+import { AnalyticsRefusal, type AnalyticsRefusalReason } from './errors.ts';
 import { ExportQuery, eventsCsv, reportCsv } from './export.ts';
 import { filtersOf } from './filters.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { RecorderBusyError } from './recorder.ts';
-import { Accepted, EventList, EventsQuery, Stats, StatsQuery, TrackBody, TrackFormBody } from './schemas.ts';
+import {
+  Accepted,
+  EventList,
+  EventsQuery,
+  Stats,
+  StatsQuery,
+  TrackBody,
+  TrackFormBody,
+  type TrackInput,
+} from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import { listEvents } from './store.ts';
 import { parseTrackBody } from './track.ts';
@@ -21,6 +31,23 @@ const errors = {
 };
 
 export const TRACK_PATH = '/api/analytics/track';
+
+const REFUSAL_CODES: Record<AnalyticsRefusalReason, ErrorCode> = {
+  invalid: 'VALIDATION_ERROR',
+  too_large: 'PAYLOAD_TOO_LARGE',
+  unsupported_type: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/** A refused track body or stats range as the contract's error. */
+function analyticsApiError(error: unknown): unknown {
+  if (!(error instanceof AnalyticsRefusal)) return error;
+  return new ApiError(REFUSAL_CODES[error.reason], error.message);
+}
+
+const TRACK_BODY_CAP = {
+  maxBytes: L.trackBodyBytes,
+  tooLargeMessage: `A track body is limited to ${L.trackBodyBytes} bytes.`,
+};
 
 /**
  * Added by the edge to every response of the track path, preflights included. `sendBeacon` sends with
@@ -152,8 +179,13 @@ export function analyticsRoutes() {
         headers: { 'Retry-After': String(retryAfter) },
       });
     }
-    const body = await readCappedBody(c, L.trackBodyBytes);
-    const input = await parseTrackBody(c.req.header('content-type'), body);
+    const body = await readCappedBody(c, TRACK_BODY_CAP);
+    let input: TrackInput;
+    try {
+      input = await parseTrackBody(c.req.header('content-type'), body);
+    } catch (error) {
+      throw analyticsApiError(error);
+    }
     const userAgent = c.req.header('user-agent') ?? '';
     if (isBotAgent(userAgent)) {
       deps.analytics.countBot();
@@ -183,13 +215,16 @@ export function analyticsRoutes() {
   return router
     .openapi(statsRoute, async (c) => {
       const query = c.req.valid('query');
-      const range = await resolveRange(c.env.deps.db, query.from, query.to, Date.now());
+      const range = await mapErrors(
+        resolveRange(c.env.deps.db, query.from, query.to, Date.now()),
+        analyticsApiError,
+      );
       return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit, filtersOf(query)), 200);
     })
     .openapi(exportRoute, async (c) => {
       const query = c.req.valid('query');
       const db = c.env.deps.db;
-      const range = await resolveRange(db, query.from, query.to, Date.now());
+      const range = await mapErrors(resolveRange(db, query.from, query.to, Date.now()), analyticsApiError);
       const filters = filtersOf(query);
       const headers = {
         'Content-Type': 'text/csv; charset=utf-8',

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
+import { AnalyticsRefusal } from './errors.ts';
 import { hasFilters, NONE, type StatsFilters } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { sourceCategory } from './sources.ts';
@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** `YYYY-MM-DD` (a real calendar day) or an ISO 8601 date-time, as its UTC day; else 400. */
+/** `YYYY-MM-DD` (a real calendar day) or an ISO 8601 date-time, as its UTC day; else refused. */
 export function parseDay(name: string, value: string): string {
   const trimmed = value.trim();
   const dateOnly = DATE_ONLY.exec(trimmed);
@@ -34,7 +34,7 @@ export function parseDay(name: string, value: string): string {
     const day = Number.isFinite(ms) ? utcDay(ms) : '';
     if (DATE_ONLY.test(day)) return day;
   }
-  throw new ApiError('VALIDATION_ERROR', `${name}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`);
+  throw new AnalyticsRefusal('invalid', `${name}: must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`);
 }
 
 /** `YYYY-MM-DD` names a day that exists (2026-02-30 does not), years 0001–9999 included. */
@@ -66,9 +66,9 @@ export async function resolveRange(
     return { from: utcDay(Date.parse(end) - (L.stats.maxRangeDays - 1) * DAY_MS), to: end };
   }
   const start = parseDay('from', from);
-  if (start > end) throw new ApiError('VALIDATION_ERROR', 'from: must not be after to.');
+  if (start > end) throw new AnalyticsRefusal('invalid', 'from: must not be after to.');
   if (daysBetween(start, end) >= L.stats.maxRangeDays) {
-    throw new ApiError('VALIDATION_ERROR', `The range may span at most ${L.stats.maxRangeDays} days.`);
+    throw new AnalyticsRefusal('invalid', `The range may span at most ${L.stats.maxRangeDays} days.`);
   }
   return { from: start, to: end };
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
 import {

@@ -2,52 +2,78 @@ import { CompiledQuery, sql } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
 import type { Database } from '../../db/schema.ts';
+import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
 import { topBy } from './rank.ts';
 import {
+  type analyticsVisitDailyTable,
+  type analyticsVisitsTable,
   applyToVisits,
   VISIT_METRICS,
-  type VisitMetrics,
   type VisitRow,
   visitKey,
   visitRollupDeltas,
 } from './visits.ts';
 
+/** The `analytics_events` table (migrations 0006 and 0010). */
+export const analyticsEventsTable = table({
+  id: text(),
+  type: text(),
+  page: text(),
+  referrer: text().orNull(),
+  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
+  referrer_host: text().orNull(),
+  title: text().orNull(),
+  properties: text().orNull(),
+  session_id: text().orNull(),
+  country: text().orNull(),
+  visitor_hash: text(),
+  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
+  day: text(),
+  created_at: bigint(),
+  /** The visit (analytics_visits) the event belongs to; set when its batch is written. */
+  visit_id: text().orNull(),
+  /** Where the event's page was reached from (sources.ts); null: direct or internal. */
+  source: text().orNull(),
+  utm_source: text().orNull(),
+  utm_medium: text().orNull(),
+  utm_campaign: text().orNull(),
+  device: text().orNull(),
+  browser: text().orNull(),
+  os: text().orNull(),
+});
+
+export type AnalyticsEventRow = RowOf<typeof analyticsEventsTable>;
+
+/** The `analytics_daily` table (migration 0006). */
+export const analyticsDailyTable = table({
+  dimension: text(),
+  day: text(),
+  value: text(),
+  count: bigint(),
+});
+
+/** The `analytics_visitors` table (migration 0006). */
+export const analyticsVisitorsTable = table({
+  day: text(),
+  visitor_hash: text(),
+});
+
+/** The `analytics_salts` table (migration 0006). */
+export const analyticsSaltsTable = table({
+  day: text(),
+  salt: text(),
+  created_at: bigint(),
+});
+
 declare module '../../db/schema.ts' {
   interface Database {
     analytics_events: AnalyticsEventRow;
-    analytics_daily: { dimension: string; day: string; value: string; count: number };
-    analytics_visitors: { day: string; visitor_hash: string };
-    analytics_salts: { day: string; salt: string; created_at: number };
-    analytics_visits: VisitRow;
-    analytics_visit_daily: { dimension: string; day: string; value: string } & VisitMetrics;
+    analytics_daily: RowOf<typeof analyticsDailyTable>;
+    analytics_visitors: RowOf<typeof analyticsVisitorsTable>;
+    analytics_salts: RowOf<typeof analyticsSaltsTable>;
+    analytics_visits: RowOf<typeof analyticsVisitsTable>;
+    analytics_visit_daily: RowOf<typeof analyticsVisitDailyTable>;
   }
-}
-
-export interface AnalyticsEventRow {
-  id: string;
-  type: string;
-  page: string;
-  referrer: string | null;
-  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
-  referrer_host: string | null;
-  title: string | null;
-  properties: string | null;
-  session_id: string | null;
-  country: string | null;
-  visitor_hash: string;
-  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
-  day: string;
-  created_at: number;
-  /** The visit (analytics_visits) the event belongs to; set when its batch is written. */
-  visit_id: string | null;
-  /** Where the event's page was reached from (sources.ts); null: direct or internal. */
-  source: string | null;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  device: string | null;
-  browser: string | null;
-  os: string | null;
 }
 
 /** An event on its way to the database, with what it does to its visit. */

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { isbot } from 'isbot';
 import { describe, expect, it } from 'vitest';
 import { normalizeIp } from '../../http/client-ip.ts';
-import { ApiError } from '../../http/errors.ts';
 import { isBotAgent } from './bots.ts';
+import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { propertiesProblem } from './schemas.ts';
 import {
@@ -20,7 +20,7 @@ const verdict = (fn: () => unknown) => {
   try {
     return { ok: true, value: fn() };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, value: error.code };
+    if (error instanceof AnalyticsRefusal) return { ok: false, value: error.reason };
     throw error;
   }
 };
@@ -231,7 +231,7 @@ describe('track body rules', () => {
   it('refuses deeply nested JSON anywhere in the body without overflowing the stack', async () => {
     const deep = `{"type":"x","page":"/","extra":${'['.repeat(3000)}${']'.repeat(3000)}}`;
     await expect(parseTrackBody('text/plain', new TextEncoder().encode(deep))).rejects.toMatchObject({
-      code: 'VALIDATION_ERROR',
+      reason: 'invalid',
       message: expect.stringMatching(/nested/),
     });
   });

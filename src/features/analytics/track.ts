@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../http/errors.ts';
 import { describeZodError } from '../../http/openapi.ts';
+import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { fromPlausible } from './plausible.ts';
 import {
@@ -52,7 +52,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError('VALIDATION_ERROR', 'The request body is not valid JSON.');
+    throw new AnalyticsRefusal('invalid', 'The request body is not valid JSON.');
   }
 }
 
@@ -60,7 +60,7 @@ function fromForm(fields: Iterable<[string, FormDataEntryValue]>): Record<string
   const body: Record<string, unknown> = {};
   for (const [key, value] of fields) {
     if (typeof value !== 'string') {
-      throw new ApiError('VALIDATION_ERROR', `${key}: files are not accepted.`);
+      throw new AnalyticsRefusal('invalid', `${key}: files are not accepted.`);
     }
     // A form carries properties as JSON text.
     body[key] = key === 'properties' && value !== '' ? parseJson(value) : value;
@@ -78,7 +78,7 @@ export async function parseTrackBody(
   bytes: Uint8Array,
 ): Promise<TrackInput> {
   if (bytes.byteLength > L.trackBodyBytes) {
-    throw new ApiError('PAYLOAD_TOO_LARGE', `A track body is limited to ${L.trackBodyBytes} bytes.`);
+    throw new AnalyticsRefusal('too_large', `A track body is limited to ${L.trackBodyBytes} bytes.`);
   }
   const semicolon = contentType?.indexOf(';') ?? -1;
   const type = (semicolon >= 0 ? contentType!.slice(0, semicolon) : (contentType ?? '')).trim().toLowerCase();
@@ -86,7 +86,7 @@ export async function parseTrackBody(
   let text: string | null = null;
   if (type === '' || type === 'text/plain' || /^application\/([\w.+-]+\+)?json$/.test(type)) {
     text = utf8Text(bytes);
-    if (text.trim() === '') throw new ApiError('VALIDATION_ERROR', 'The request body is empty.');
+    if (text.trim() === '') throw new AnalyticsRefusal('invalid', 'The request body is empty.');
     raw = parseJson(text);
   } else if (type === 'application/x-www-form-urlencoded') {
     raw = fromForm(new URLSearchParams(new TextDecoder().decode(bytes)));
@@ -97,23 +97,20 @@ export async function parseTrackBody(
         headers: { 'content-type': contentType! },
       }).formData();
     } catch {
-      throw new ApiError('VALIDATION_ERROR', 'The multipart body could not be read.');
+      throw new AnalyticsRefusal('invalid', 'The multipart body could not be read.');
     }
     raw = fromForm(form.entries());
   } else {
-    throw new ApiError(
-      'UNSUPPORTED_MEDIA_TYPE',
+    throw new AnalyticsRefusal(
+      'unsupported_type',
       'Send the event as application/json, text/plain (JSON text), application/x-www-form-urlencoded or multipart/form-data.',
     );
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ApiError('VALIDATION_ERROR', 'The request body must be a JSON object.');
+    throw new AnalyticsRefusal('invalid', 'The request body must be a JSON object.');
   }
   if (!(text !== null && fewContainers(text, MAX_BODY_DEPTH)) && depthExceeds(raw, MAX_BODY_DEPTH)) {
-    throw new ApiError(
-      'VALIDATION_ERROR',
-      `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`,
-    );
+    throw new AnalyticsRefusal('invalid', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
   }
   return validateTrack(fromPlausible(raw as Record<string, unknown>));
 }
@@ -125,7 +122,7 @@ function utf8Text(bytes: Uint8Array): string {
 }
 
 function invalid(message: string): never {
-  throw new ApiError('VALIDATION_ERROR', message);
+  throw new AnalyticsRefusal('invalid', message);
 }
 
 function optionalString(body: Record<string, unknown>, key: string, max: number): string | null {
@@ -200,7 +197,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
 /** The zod schema's verdict on a body (used by tests to check validateTrack agrees). */
 export function validateTrackWithSchema(body: unknown): TrackInput {
   const parsed = TrackBody.safeParse(body);
-  if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
+  if (!parsed.success) throw new AnalyticsRefusal('invalid', describeZodError(parsed.error));
   return parsed.data;
 }
 

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../testing/chromium.ts';
-import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
-import { startTestServer } from '../../testing/test-app.ts';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../../test/support/chromium.ts';
+import { type StandIn, startStandIn } from '../../../test/support/stand-in.ts';
+import { startTestServer } from '../../../test/support/test-app.ts';
 import { trackerScript } from './tracker-script.ts';
 
 // Headless Chromium names itself HeadlessChrome, which the bot filter drops: a visitor's browser.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
 import type { Db } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
 import { filtersOf } from './filters.ts';
 import type { TrackInput } from './schemas.ts';
 import { readAnalyticsStats } from './stats.ts';

@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
+
+/** The `chat_messages` table (migration 0004). */
+export const chatMessagesTable = table({
+  id: text(),
+  session_id: text(),
+  role: text<'user' | 'assistant'>(),
+  content: text(),
+  /** JSON object (the agent's `done.metadata`) or null. */
+  metadata: text().orNull(),
+  created_at: bigint(),
+});
 
 declare module '../../db/schema.ts' {
   interface Database {
-    chat_messages: {
-      id: string;
-      session_id: string;
-      role: 'user' | 'assistant';
-      content: string;
-      /** JSON object (the agent's `done.metadata`) or null. */
-      metadata: string | null;
-      created_at: number;
-    };
+    chat_messages: RowOf<typeof chatMessagesTable>;
   }
 }
 

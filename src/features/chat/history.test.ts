@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { startLlmStandIn } from '../../../test/support/llm-stand-in.ts';
+import { readSse } from '../../../test/support/sse-client.ts';
+import type { RecordedRequest } from '../../../test/support/stand-in.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { SqlSearchIndex } from '../../search/sql-search-index.ts';
-import { testEngines } from '../../testing/database.ts';
-import { startLlmStandIn } from '../../testing/llm-stand-in.ts';
-import { readSse } from '../../testing/sse-client.ts';
-import type { RecordedRequest } from '../../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { appendMessage, readMessages } from './history-store.ts';
 
 const KEY = 'chat-secret-for-tests';

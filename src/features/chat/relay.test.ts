@@ -5,9 +5,9 @@ import {
   type StandInAgent,
   startStandInAgent,
   streamingAgent,
-} from '../../integrations/sales-agent/stand-in-agent.ts';
-import { readSse, sseEvents } from '../../testing/sse-client.ts';
-import { startTestServer, type TestContext } from '../../testing/test-app.ts';
+} from '../../../test/support/sales-agent-stand-in.ts';
+import { readSse, sseEvents } from '../../../test/support/sse-client.ts';
+import { startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 import { CHAT_LIMITS } from './limits.ts';
 import { CHAT_SHUTDOWN_MESSAGE } from './routes.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { CHAT_LIMITS } from './limits.ts';
 
 const KEY = 'chat-secret-for-tests';

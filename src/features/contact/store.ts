@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
+
+/** The `contact_submissions` table (migration 0006). */
+export const contactSubmissionsTable = table({
+  id: text(),
+  name: text(),
+  email: text(),
+  subject: text(),
+  message: text(),
+  created_at: bigint(),
+});
+
+export type ContactRow = RowOf<typeof contactSubmissionsTable>;
 
 declare module '../../db/schema.ts' {
   interface Database {
     contact_submissions: ContactRow;
   }
-}
-
-export interface ContactRow {
-  id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  created_at: number;
 }
 
 export interface ContactInput {

@@ -1,10 +1,10 @@
 import type { CacheStore } from '../../db/cache-store.ts';
 import type { Db } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { PageSpeedEngine, Strategy } from '../../integrations/pagespeed/report.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
+import { DiagnosticFailure } from './errors.ts';
 import { DIAGNOSTIC_LIMITS } from './limits.ts';
 import { type CachedDiagnostic, diagnosticsQueue, refusalOf } from './queue.ts';
 
@@ -39,18 +39,18 @@ export async function requestDiagnostic(
   try {
     // The static SSRF rules here (no private literals, ports 80/443, no credentials); the engine that
     // fetches the page itself (local Lighthouse) also resolves and checks the name, and every redirect,
-    // and a refusal there is answered 400 too (see waitForJob).
+    // and a refusal there is refused too (see waitForJob).
     url = ctx.safeFetch.checkStatic(normalizeUrl(rawUrl)).url.href;
   } catch (error) {
     if (error instanceof SafeFetchError) {
-      throw new ApiError(error.isPolicy ? 'VALIDATION_ERROR' : 'EXTERNAL_SERVICE_ERROR', error.message);
+      throw new DiagnosticFailure(error.isPolicy ? 'refused_url' : 'failed', error.message);
     }
     throw error;
   }
-  // After the URL check: a refused URL is 400 whatever the configuration.
+  // After the URL check: a refused URL is refused whatever the configuration.
   if (!ctx.engine) {
-    throw new ApiError(
-      'NOT_CONFIGURED',
+    throw new DiagnosticFailure(
+      'not_configured',
       'Page-speed analysis is not available: set PAGESPEED_API_KEY, or install Chromium for local Lighthouse.',
     );
   }
@@ -69,10 +69,7 @@ export async function requestDiagnostic(
   await waitForJob(ctx, id, signal);
   const result = await ctx.cache.get<CachedDiagnostic>(cacheKey);
   if (!result) {
-    throw new ApiError(
-      'EXTERNAL_SERVICE_ERROR',
-      'The analysis finished but its result is gone; please try again.',
-    );
+    throw new DiagnosticFailure('failed', 'The analysis finished but its result is gone; please try again.');
   }
   return { url, cached: false, ...result.value };
 }
@@ -85,17 +82,17 @@ async function waitForJob(ctx: DiagnosticsContext, id: string, signal?: AbortSig
       .select(['status', 'last_error'])
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!job) throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The analysis was cancelled; please try again.');
+    if (!job) throw new DiagnosticFailure('failed', 'The analysis was cancelled; please try again.');
     if (job.status === 'completed') return;
     if (job.status === 'dead') {
       const refusal = refusalOf(job.last_error);
-      if (refusal !== null) throw new ApiError('VALIDATION_ERROR', refusal);
-      throw new ApiError('EXTERNAL_SERVICE_ERROR', job.last_error ?? 'The analysis failed.');
+      if (refusal !== null) throw new DiagnosticFailure('refused_url', refusal);
+      throw new DiagnosticFailure('failed', job.last_error ?? 'The analysis failed.');
     }
-    if (signal?.aborted) throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The request was cancelled.');
+    if (signal?.aborted) throw new DiagnosticFailure('failed', 'The request was cancelled.');
     if (Date.now() >= deadline) {
-      throw new ApiError(
-        'EXTERNAL_SERVICE_ERROR',
+      throw new DiagnosticFailure(
+        'failed',
         'The analysis is taking longer than expected; it continues in the background, so retry in a minute.',
       );
     }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { DIAGNOSTICS_QUEUE } from './limits.ts';
 
 const RECORDED = JSON.parse(
-  readFileSync(new URL('../../integrations/pagespeed/fixtures/psi-response.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../test/support/fixtures/psi-response.json', import.meta.url), 'utf8'),
 );
 const KEY = 'psi-secret-key-12345';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

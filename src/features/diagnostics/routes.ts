@@ -1,13 +1,26 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { errorResponses } from '../../http/error-responses.ts';
+import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { findChrome } from '../../integrations/pagespeed/lighthouse-engine.ts';
 import { requestDiagnostic } from './analyze.ts';
+import { DiagnosticFailure, type DiagnosticFailureReason } from './errors.ts';
 import { DIAGNOSTIC_LIMITS } from './limits.ts';
 import { diagnosticsQueue } from './queue.ts';
 import { DiagnosticHealth, DiagnosticRequest, DiagnosticResponse } from './schemas.ts';
+
+const FAILURE_CODES: Record<DiagnosticFailureReason, ErrorCode> = {
+  refused_url: 'VALIDATION_ERROR',
+  not_configured: 'NOT_CONFIGURED',
+  failed: 'EXTERNAL_SERVICE_ERROR',
+};
+
+function toApiError(error: unknown): unknown {
+  if (!(error instanceof DiagnosticFailure)) return error;
+  return new ApiError(FAILURE_CODES[error.reason], error.message);
+}
 
 const analyzeRoute = createRoute({
   method: 'post',
@@ -49,19 +62,15 @@ export function diagnosticsRoutes() {
     .openapi(analyzeRoute, async (c) => {
       const deps = c.env.deps;
       const { url, strategy } = c.req.valid('json');
-      const result = await requestDiagnostic(
-        {
-          engine: deps.pagespeed,
-          safeFetch: deps.safeFetch,
-          cache: deps.cache,
-          jobs: deps.jobs,
-          worker: deps.worker,
-          db: deps.db,
-        },
-        url,
-        strategy,
-        c.req.raw.signal,
-      );
+      const context = {
+        engine: deps.pagespeed,
+        safeFetch: deps.safeFetch,
+        cache: deps.cache,
+        jobs: deps.jobs,
+        worker: deps.worker,
+        db: deps.db,
+      };
+      const result = await mapErrors(requestDiagnostic(context, url, strategy, c.req.raw.signal), toApiError);
       const { report, analyzedAt, cached } = result;
       return c.json({ success: true as const, url: result.url, analyzedAt, cached, ...report }, 200);
     })

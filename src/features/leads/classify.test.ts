@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leadsApp, postLead, submission } from '../../../test/support/features/leads.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
 import { type CompletionRequest, type LlmClient, LlmError } from '../../integrations/llm/llm-client.ts';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
-import type { TestContext } from '../../testing/test-app.ts';
 import { getLead } from './store.ts';
-import { leadsApp, postLead, submission } from './test-support.ts';
 
 /**
  * The language-model path against a local OpenAI-compatible chat-completions stand-in. The client
@@ -71,9 +71,18 @@ describe('lead classification through a language model', () => {
       content: 'Sure:\n```json\n{"classification": "vendor", "reason": "Pitches outsourcing."}\n```',
     };
     const result = await classifySubmission(new TestChatClient(model.url), input, silent);
-    expect(result).toEqual({ classification: 'vendor', reason: 'Pitches outsourcing.', classifiedBy: 'llm' });
+    expect(result).toEqual({
+      classification: 'vendor',
+      reason: 'Pitches outsourcing.',
+      score: null,
+      reasons: ['Pitches outsourcing.'],
+      classifiedBy: 'llm',
+    });
     const sent = JSON.parse(model.requests.at(-1)!.body) as { messages: { role: string; content: string }[] };
     expect(sent.messages[0]?.content).toContain('"classification"');
+    // The prompt states the policy: who is writing and would they pay, and when in doubt a lead.
+    expect(sent.messages[0]?.content).toContain('would they pay the agency for work?');
+    expect(sent.messages[0]?.content).toContain('when in doubt, answer lead');
     expect(sent.messages[1]?.content).toContain('We need a booking site');
   });
 
@@ -85,6 +94,9 @@ describe('lead classification through a language model', () => {
     answer = next;
     const result = await classifySubmission(new TestChatClient(model.url), input, silent);
     expect(result).toMatchObject({ classification: 'lead', classifiedBy: 'builtin' });
+    // The built-in classifier's decision carries its score and reasons.
+    expect(result.score).toBeGreaterThan(0);
+    expect(result.reasons.length).toBeGreaterThan(0);
   });
 
   it('an unreachable model falls back too', async () => {

@@ -3,14 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
 import { PrototypeQuota } from './quota.ts';
 
 const engines = await testEngines();
 
 function instance(url: string, name: string): Promise<{ allowed: number }> {
-  const child = spawn(process.execPath, ['src/features/leads/fixtures/quota-race-process.ts'], {
+  const child = spawn(process.execPath, ['test/support/fixtures/quota-race-process.ts'], {
     env: { PATH: process.env.PATH, DATABASE_URL: url, INSTANCE: name, LIMIT: '2', RESERVATIONS: '150' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

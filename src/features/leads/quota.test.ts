@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
 import { monthKey, nextMonthStart, PrototypeQuota } from './quota.ts';
 
 const engines = await testEngines();

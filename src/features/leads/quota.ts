@@ -3,22 +3,40 @@ import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import { type Db, engineOf, withTransaction } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import { limitKey } from '../../http/client-ip.ts';
 import type { PrototypeKind } from './store.ts';
 
+/** The `prototype_quota_counters` table (migration 0003). */
+export const prototypeQuotaCountersTable = table({
+  month: text(),
+  kind: text(),
+  bucket: text(),
+  used: integer(),
+});
+
+/** The `prototype_quota_holds` table (migration 0003). */
+export const prototypeQuotaHoldsTable = table({
+  lead_id: text(),
+  month: text(),
+  kind: text(),
+  bucket: text(),
+  in_progress: integer(),
+  created_at: bigint(),
+  updated_at: bigint(),
+});
+
+/** The `lead_settings` table (migration 0003). */
+export const leadSettingsTable = table({
+  name: text(),
+  value: text(),
+});
+
 declare module '../../db/schema.ts' {
   interface Database {
-    prototype_quota_counters: { month: string; kind: string; bucket: string; used: number };
-    prototype_quota_holds: {
-      lead_id: string;
-      month: string;
-      kind: string;
-      bucket: string;
-      in_progress: number;
-      created_at: number;
-      updated_at: number;
-    };
-    lead_settings: { name: string; value: string };
+    prototype_quota_counters: RowOf<typeof prototypeQuotaCountersTable>;
+    prototype_quota_holds: RowOf<typeof prototypeQuotaHoldsTable>;
+    lead_settings: RowOf<typeof leadSettingsTable>;
   }
 }
 

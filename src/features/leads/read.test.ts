@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../testing/database.ts';
-import type { TestContext } from '../../testing/test-app.ts';
-import { CHAT_KEY, freshIp, leadsApp, postLead, submission, uniqueEmail } from './test-support.ts';
+import { testEngines } from '../../../test/support/database.ts';
+import {
+  CHAT_KEY,
+  freshIp,
+  leadsApp,
+  postLead,
+  submission,
+  uniqueEmail,
+} from '../../../test/support/features/leads.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
 
 const engines = await testEngines();
 

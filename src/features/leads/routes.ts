@@ -4,12 +4,17 @@ import { requireJson } from '../../http/body.ts';
 import { clientOrigin, normalizeIp } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { errorResponses } from '../../http/error-responses.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
 import { type AnalyticsContextInput, recordConversion } from '../analytics/conversion.ts';
-import { createPrototypeForChat, repeatedChatPrototype } from '../prototypes/chat-path.ts';
+import {
+  type ChatPrototypeOutcome,
+  createPrototypeForChat,
+  repeatedChatPrototype,
+} from '../prototypes/chat-path.ts';
+import { LeadRefusal } from './errors.ts';
 import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
 import {
   LeadCreated,
@@ -40,6 +45,35 @@ const submitRateLimit = rateLimit({
 function quotaIp(c: Context<AppEnv>, trusted: boolean): string | null {
   if (trusted) return normalizeIp(c.req.header(END_USER_IP_HEADER));
   return clientOrigin(c, c.env.deps.config.trustProxy).ip;
+}
+
+/** A refused submission as the contract's error; nothing was stored. */
+function toApiError(error: unknown): unknown {
+  if (!(error instanceof LeadRefusal)) return error;
+  switch (error.reason) {
+    case 'invalid':
+      return new ApiError('VALIDATION_ERROR', error.message);
+    case 'quota': {
+      const quota = error.quota!;
+      return new ApiError('RATE_LIMITED', error.message, {
+        headers: { 'Retry-After': String(quota.retryAfterSeconds) },
+        details: { rateLimit: quota.usage },
+      });
+    }
+    case 'captcha_failed':
+      return new ApiError('CAPTCHA_FAILED', error.message);
+    case 'captcha_unavailable':
+      return new ApiError('EXTERNAL_SERVICE_ERROR', error.message);
+    case 'in_progress':
+      return new ApiError('CONFLICT', error.message);
+  }
+}
+
+/** A chat prototype that was not made: used-up quota is 429 (with Retry-After), any other failure 502. */
+function chatPrototypeError(failure: Extract<ChatPrototypeOutcome, { ok: false }>['failure']) {
+  return failure === 'quota'
+    ? { status: 429 as const, code: 'RATE_LIMITED' as const }
+    : { status: 502 as const, code: 'EXTERNAL_SERVICE_ERROR' as const };
 }
 
 export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
@@ -162,9 +196,9 @@ export function leadRoutes() {
       const deps = c.env.deps;
       const trusted = secretMatches(c.req.header('x-chat-api-key'), deps.config.secrets.chat);
       const ip = quotaIp(c, trusted);
-      const result = await submitLead(
-        { ...deps, logger: c.env.logger },
-        { body: c.req.valid('json'), trusted, clientIp: ip },
+      const result = await mapErrors(
+        submitLead({ ...deps, logger: c.env.logger }, { body: c.req.valid('json'), trusted, clientIp: ip }),
+        toApiError,
       );
       c.env.logger.info(
         { leadId: result.lead.id, status: result.lead.status, duplicate: result.duplicate, trusted },
@@ -182,11 +216,12 @@ export function leadRoutes() {
           ? await repeatedChatPrototype(deps, result.lead, c.env.logger)
           : await createPrototypeForChat(deps, result.lead.id, c.env.logger);
         if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
-        for (const [name, value] of Object.entries(made.headers)) c.header(name, value);
-        const error = { code: made.code, message: made.message, requestId: c.env.requestId };
+        const answer = chatPrototypeError(made.failure);
+        if (made.retryAfterSeconds !== null) c.header('Retry-After', String(made.retryAfterSeconds));
+        const error = { code: answer.code, message: made.message, requestId: c.env.requestId };
         return c.json(
           { ...result.response, success: false, prototype: made.prototype, error },
-          made.httpStatus,
+          answer.status,
         ) as never;
       }
       return c.json(result.response, 200);

@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRM_SAFETY_NET_DELAY_MS } from '../../integrations/crm/sync.ts';
-import { listOutbox } from '../../integrations/mail/outbox.ts';
-import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
-import { startSmtpStandIn, unusedPort } from '../../integrations/mail/smtp-stand-in.ts';
-import { testEngines } from '../../testing/database.ts';
-import type { RecordedRequest } from '../../testing/stand-in.ts';
-import type { TestContext } from '../../testing/test-app.ts';
-import { CRM_QUEUE } from './crm-sync.ts';
-import { getLead } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   type LeadsWorld,
   leadsApp,
@@ -16,7 +8,15 @@ import {
   submission,
   uniqueEmail,
   worldEnv,
-} from './test-support.ts';
+} from '../../../test/support/features/leads.ts';
+import { startSmtpStandIn, unusedPort } from '../../../test/support/smtp-stand-in.ts';
+import type { RecordedRequest } from '../../../test/support/stand-in.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
+import { CRM_SAFETY_NET_DELAY_MS } from '../../integrations/crm/sync.ts';
+import { listOutbox } from '../../integrations/mail/outbox.ts';
+import { EMAIL_QUEUE, emailQueueStatus, enqueueEmail } from '../../integrations/mail/queue.ts';
+import { CRM_QUEUE } from './crm-sync.ts';
+import { getLead } from './store.ts';
 
 const engines = await testEngines();
 

@@ -1,39 +1,43 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
 import type { PrototypeKind } from '../../wizard.ts';
 
+/** The `leads` table (migration 0003). */
+export const leadsTable = table({
+  id: text(),
+  status: text<LeadStatus>(),
+  classification: text<LeadClassification>(),
+  classification_reason: text(),
+  classified_by: text<'llm' | 'builtin'>(),
+  name: text(),
+  /** Trimmed and lower-cased: the `leadByEmail:` index of the spec. */
+  email: text(),
+  phone: text().orNull(),
+  company: text().orNull(),
+  position: text().orNull(),
+  steps: text(),
+  language: text<'en' | 'es'>(),
+  source_url: text().orNull(),
+  prototype_kind: text<PrototypeKind>().orNull(),
+  client_ip_hash: text().orNull(),
+  trusted: integer(),
+  pipedrive: text().orNull(),
+  crm_person_id: bigint().orNull(),
+  crm_org_id: bigint().orNull(),
+  crm_deal_id: bigint().orNull(),
+  crm_note_id: bigint().orNull(),
+  submission_key: text().orNull(),
+  created_at: bigint(),
+  updated_at: bigint(),
+});
+
 declare module '../../db/schema.ts' {
   interface Database {
-    leads: {
-      id: string;
-      status: LeadStatus;
-      classification: LeadClassification;
-      classification_reason: string;
-      classified_by: 'llm' | 'builtin';
-      name: string;
-      /** Trimmed and lower-cased: the `leadByEmail:` index of the spec. */
-      email: string;
-      phone: string | null;
-      company: string | null;
-      position: string | null;
-      steps: string;
-      language: 'en' | 'es';
-      source_url: string | null;
-      prototype_kind: PrototypeKind | null;
-      client_ip_hash: string | null;
-      trusted: number;
-      pipedrive: string | null;
-      crm_person_id: number | null;
-      crm_org_id: number | null;
-      crm_deal_id: number | null;
-      crm_note_id: number | null;
-      submission_key: string | null;
-      created_at: number;
-      updated_at: number;
-    };
+    leads: RowOf<typeof leadsTable>;
   }
 }
 

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { type Db, withTransaction } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { CaptchaVerifier } from '../../integrations/captcha/captcha.ts';
 import type { CrmClient } from '../../integrations/crm/crm.ts';
 import { queueCrmSafetyNet } from '../../integrations/crm/sync.ts';
@@ -14,6 +13,7 @@ import { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
 import { LEAD_CRM_SOURCE, syncLeadInline } from './crm-sync.ts';
 import { confirmationEmail, notificationEmail, vendorDeclineEmail } from './emails.ts';
+import { LeadRefusal } from './errors.ts';
 import { DUPLICATE_WINDOW_MS, WIZARD_VALUES, type WizardEnumField } from './limits.ts';
 import type { PrototypeQuota, QuotaUsage } from './quota.ts';
 import type { LeadSubmissionInput } from './schemas.ts';
@@ -104,16 +104,13 @@ function respond(config: Config, lead: Lead): LeadCreatedResponse {
   };
 }
 
-/** Unknown wizard values are refused (400) on the public path. */
+/** Unknown wizard values are refused on the public path. */
 export function checkWizardValues(steps: LeadSteps): void {
   for (const field of Object.keys(WIZARD_VALUES) as WizardEnumField[]) {
     const value = steps[field];
     if (value === undefined) continue;
     if (!(WIZARD_VALUES[field] as readonly string[]).includes(value)) {
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `steps.${field}: must be one of ${WIZARD_VALUES[field].join(', ')}`,
-      );
+      throw new LeadRefusal('invalid', `steps.${field}: must be one of ${WIZARD_VALUES[field].join(', ')}`);
     }
   }
 }
@@ -152,22 +149,19 @@ async function recentDuplicate(db: Db, key: string, now: number): Promise<Lead |
   return lead && lead.createdAt >= now - DUPLICATE_WINDOW_MS ? lead : null;
 }
 
-function quotaRefusal(kind: PrototypeKind, usage: QuotaUsage, now: number): ApiError {
+function quotaRefusal(kind: PrototypeKind, usage: QuotaUsage, now: number): LeadRefusal {
   const next = Date.parse(`${usage.resetDate}T00:00:00Z`);
-  return new ApiError(
-    'RATE_LIMITED',
+  return new LeadRefusal(
+    'quota',
     `The monthly limit of ${usage[kind].limit} ${kind} prototypes is used up; it resets on ${usage.resetDate}.`,
-    {
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil((next - now) / 1000))) },
-      details: { rateLimit: usage },
-    },
+    { usage, retryAfterSeconds: Math.max(1, Math.ceil((next - now) / 1000)) },
   );
 }
 
 /**
  * POST /api/leads after the per-IP rate limit: duplicate check, monthly prototype quota, wizard values
  * and CAPTCHA (unless trusted), classification, the lead committed, then its side effects per the
- * States table. Throws ApiError for a refusal; nothing is stored in that case.
+ * States table. Throws LeadRefusal for a refusal; nothing is stored in that case.
  */
 export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promise<SubmitResult> {
   const { body, trusted } = request;
@@ -203,12 +197,12 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
       deps.logger.info({ reason: captcha.reason, detail: captcha.detail }, 'lead refused: CAPTCHA');
       if (captcha.reason === 'unavailable') {
         deps.metrics?.recordOutboundError('captcha');
-        throw new ApiError(
-          'EXTERNAL_SERVICE_ERROR',
+        throw new LeadRefusal(
+          'captcha_unavailable',
           'The CAPTCHA could not be verified right now; please try again.',
         );
       }
-      throw new ApiError('CAPTCHA_FAILED', 'The CAPTCHA check failed; please try again.');
+      throw new LeadRefusal('captcha_failed', 'The CAPTCHA check failed; please try again.');
     }
   }
 
@@ -265,7 +259,7 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
     // An identical submission was stored while this one was being checked.
     const twin = await getLeadBySubmissionKey(deps.db, key);
     if (twin) return { lead: twin, response: respond(deps.config, twin), duplicate: true };
-    throw new ApiError('CONFLICT', 'An identical submission is being processed; please retry.');
+    throw new LeadRefusal('in_progress', 'An identical submission is being processed; please retry.');
   }
   deps.worker.poke();
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { namedQueue } from '../../queue/worker.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../testing/database.ts';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
-import { createTestApp, startTestServer, type TestContext } from '../../testing/test-app.ts';
+import { testEngines } from '../../../test/support/database.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
+import { createTestApp, startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 import { POSTS_UPSTREAM_RATE } from './limits.ts';
 
 const POSTS = [

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { CacheStore } from '../../db/cache-store.ts';
-import { ApiError } from '../../http/errors.ts';
 import {
   type WordPressClient,
   type WordPressResponse,
   WordPressUnavailableError,
 } from '../../integrations/wordpress/wordpress-client.ts';
 import type { BufferedCounters } from './counters.ts';
+import { PostsFailure } from './errors.ts';
 import {
   CACHE_PARAM,
   POSTS_CACHE_PREFIX,
@@ -38,8 +38,8 @@ export interface ProxyContext {
   /** This instance's upstream fetches in progress, by cache key (one per app). */
   flights: SingleFlight<UpstreamOutcome>;
   /**
-   * Counts a request that is about to go to WordPress against its client's limit; throws
-   * RATE_LIMITED (429, `Retry-After`) over it. Never called for a cache hit.
+   * Counts a request that is about to go to WordPress against its client's limit, and throws over
+   * it (the route's own error, passed through). Never called for a cache hit.
    */
   admit: () => Promise<void>;
   ttlSeconds: number;
@@ -55,12 +55,12 @@ export interface ProxyRequest {
   allowed: ReadonlySet<string>;
   /** Parameters this route requires (e.g. `search`). */
   required?: readonly string[];
-  /** The message of the 404 when WordPress has no such item (single-item routes). */
+  /** The message when WordPress has no such item (single-item routes). */
   notFound?: string;
 }
 
 /**
- * Checks the query against the route's list: unknown parameters are refused with 400 naming them
+ * Checks the query against the route's list: unknown parameters are refused naming them
  * (silently dropping them would hide typos and give the caller results they did not ask for).
  * A name may carry WordPress's array suffix `[]` (`categories[]=1&categories[]=2`).
  */
@@ -80,20 +80,20 @@ export function upstreamParams(request: ProxyRequest): { params: URLSearchParams
     else params.push([name, value]);
   }
   if (unknown.size > 0) {
-    throw new ApiError(
-      'VALIDATION_ERROR',
+    throw new PostsFailure(
+      'invalid_query',
       `Unknown query parameter(s): ${[...unknown].join(', ')}. This route accepts: ${[...request.allowed, CACHE_PARAM].join(', ')}.`,
     );
   }
   if (chars > POSTS_MAX_QUERY_CHARS) {
-    throw new ApiError(
-      'VALIDATION_ERROR',
+    throw new PostsFailure(
+      'invalid_query',
       `The query string is longer than ${POSTS_MAX_QUERY_CHARS} characters.`,
     );
   }
   for (const name of request.required ?? []) {
     if (!params.some(([n, v]) => n === name && v.trim() !== '')) {
-      throw new ApiError('VALIDATION_ERROR', `The query parameter ${name} is required.`);
+      throw new PostsFailure('invalid_query', `The query parameter ${name} is required.`);
     }
   }
   // Sorted by name, so the same question in another order shares one cache entry. The sort is stable
@@ -142,7 +142,10 @@ export interface UpstreamOutcome {
  */
 export async function proxyGet(ctx: ProxyContext, request: ProxyRequest): Promise<ProxyResult> {
   if (!ctx.wordpress) {
-    throw new ApiError('NOT_CONFIGURED', 'The posts service is not configured (WORDPRESS_API_URL is unset).');
+    throw new PostsFailure(
+      'not_configured',
+      'The posts service is not configured (WORDPRESS_API_URL is unset).',
+    );
   }
   const { params, bypass } = upstreamParams(request);
   const key = cacheKey(request.resource, params);
@@ -184,14 +187,14 @@ async function fetchUpstream(
   owns: () => boolean,
 ): Promise<UpstreamOutcome> {
   const wordpress = ctx.wordpress as WordPressClient;
-  const staleOr = async (error: ApiError, log: () => void): Promise<UpstreamOutcome> => {
+  const staleOr = async (error: PostsFailure, log: () => void): Promise<UpstreamOutcome> => {
     log();
     const stale = await ctx.cache.get<CachedPosts>(key);
     if (stale) return { value: stale.value, stale: true };
     throw error;
   };
-  const upstreamFailed = new ApiError(
-    'EXTERNAL_SERVICE_ERROR',
+  const upstreamFailed = new PostsFailure(
+    'upstream_failed',
     'The posts service is unavailable right now; please try again shortly.',
   );
 
@@ -208,8 +211,8 @@ async function fetchUpstream(
   if (isBotChallenge(response)) {
     // Never cached: the challenge page is not content.
     return staleOr(
-      new ApiError(
-        'EXTERNAL_SERVICE_ERROR',
+      new PostsFailure(
+        'upstream_failed',
         'The posts service refused the request (bot challenge); please try again later.',
       ),
       () =>
@@ -224,11 +227,11 @@ async function fetchUpstream(
   // before is dropped so a later WordPress failure cannot serve it as stale.
   if (request.notFound && [401, 404, 410].includes(response.status)) {
     if (owns()) await ctx.cache.delete(key);
-    throw new ApiError('NOT_FOUND', request.notFound);
+    throw new PostsFailure('not_found', request.notFound);
   }
   if (response.status === 400) {
-    throw new ApiError(
-      'VALIDATION_ERROR',
+    throw new PostsFailure(
+      'invalid_query',
       `The posts service rejected the query: ${upstreamMessage(response.body)}`,
     );
   }

@@ -4,11 +4,12 @@ import { readCounters } from '../../db/rate-limiter.ts';
 import type { Dependencies } from '../../dependencies.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { errorResponses } from '../../http/error-responses.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, type ErrorCode } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { BufferedCounters } from './counters.ts';
+import { PostsFailure, type PostsFailureReason } from './errors.ts';
 import {
   POSTS_CACHE_PREFIX,
   POSTS_COUNTER_FLUSH_MS,
@@ -28,6 +29,18 @@ import {
 } from './proxy.ts';
 import { CachePurged, CacheStatus, postsQuery, WordPressJson } from './schemas.ts';
 import { SingleFlight } from './single-flight.ts';
+
+const FAILURE_CODES: Record<PostsFailureReason, ErrorCode> = {
+  not_configured: 'NOT_CONFIGURED',
+  invalid_query: 'VALIDATION_ERROR',
+  not_found: 'NOT_FOUND',
+  upstream_failed: 'EXTERNAL_SERVICE_ERROR',
+};
+
+function toApiError(error: unknown): unknown {
+  if (!(error instanceof PostsFailure)) return error;
+  return new ApiError(FAILURE_CODES[error.reason], error.message);
+}
 
 const tags = ['Posts'];
 const jsonOk = (description: string) => ({
@@ -135,22 +148,27 @@ export function postsRoutes() {
     const { deps } = c.env;
     const url = c.req.url;
     const queryStart = url.indexOf('?');
-    const result = await proxyGet(
-      {
-        wordpress: deps.wordpress,
-        cache: deps.cache,
-        counters: countersOf(deps),
-        memo,
-        flights,
-        admit: () => upstreamRate(c, noNext) as Promise<void>,
-        ttlSeconds: deps.config.postsCacheTtlSeconds,
-        // The request's child logger is made only if a warning is logged.
-        get logger() {
-          return c.env.logger;
+    let result: ProxyResult;
+    try {
+      result = await proxyGet(
+        {
+          wordpress: deps.wordpress,
+          cache: deps.cache,
+          counters: countersOf(deps),
+          memo,
+          flights,
+          admit: () => upstreamRate(c, noNext) as Promise<void>,
+          ttlSeconds: deps.config.postsCacheTtlSeconds,
+          // The request's child logger is made only if a warning is logged.
+          get logger() {
+            return c.env.logger;
+          },
         },
-      },
-      { ...request, query: new URLSearchParams(queryStart < 0 ? '' : url.slice(queryStart + 1)) },
-    );
+        { ...request, query: new URLSearchParams(queryStart < 0 ? '' : url.slice(queryStart + 1)) },
+      );
+    } catch (error) {
+      throw toApiError(error);
+    }
     return send(result);
   };
 

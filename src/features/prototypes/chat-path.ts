@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
 import type { Dependencies } from '../../dependencies.ts';
 import { prototypeContext } from './context.ts';
-import { documentUrl, type PrototypeContext, previewUrl } from './generation.ts';
+import { documentUrl, type PrototypeContext, previewUrl, type RunOutcome } from './generation.ts';
 import { generateNow, PrototypeRefusal } from './service.ts';
 import { latestResult } from './store.ts';
 
 export interface ChatPrototype {
-  /** `generating`: this instance shut down mid-way and another finishes it (follow `previewUrl`). */
+  /**
+   * `generating`: not ready, not over: this instance shut down mid-way and another finishes it, or
+   * the generator failed and PrototypeQueue retries it (follow `previewUrl`).
+   */
   status: 'completed' | 'failed' | 'generating';
   generator: string | null;
   previewUrl: string;
@@ -18,19 +21,35 @@ export type ChatPrototypeOutcome =
   | { ok: true; prototype: ChatPrototype }
   | {
       ok: false;
-      httpStatus: 429 | 502;
-      code: 'RATE_LIMITED' | 'EXTERNAL_SERVICE_ERROR';
+      /** `quota`: the lead's prototype quota is used up until `retryAfterSeconds` from now. */
+      failure: 'quota' | 'failed';
       message: string;
-      headers: Record<string, string>;
+      retryAfterSeconds: number | null;
       prototype: ChatPrototype;
     };
 
 export const HANDED_OVER_MESSAGE =
   'The server is restarting; the prototype is still being generated. Follow its progress at previewUrl.';
+export const RETRYING_MESSAGE =
+  'The prototype is not ready yet: the generator is failing for now and it is being retried. ' +
+  'Follow its progress at previewUrl.';
+
+/**
+ * A blocking generation that did not complete but is not over either (the lead stays `generating`,
+ * its quota slot held): cut by this instance's shutdown, failed with PrototypeQueue retrying (an
+ * outside outage, ridden out for over an hour), or superseded by a newer attempt. What to tell the
+ * caller then; null when the failure is final (the lead is `failed`).
+ */
+export function stillGeneratingMessage(outcome: RunOutcome): string | null {
+  if (outcome.status === 'completed') return null;
+  if (outcome.status === 'superseded') return RETRYING_MESSAGE;
+  if (outcome.handedOver) return HANDED_OVER_MESSAGE;
+  return outcome.final ? null : RETRYING_MESSAGE;
+}
 
 /**
  * Rules 4 and 5 of POST /api/leads: a trusted chat submission of a prototype-eligible lead creates
- * the prototype synchronously, and the response reflects the real outcome (a failure is a 502 with
+ * the prototype synchronously, and the response reflects the real outcome (a failure answers with
  * `success: false`; the lead itself is stored either way).
  */
 export async function createPrototypeForChat(
@@ -43,13 +62,13 @@ export async function createPrototypeForChat(
   try {
     const outcome = await generateNow(ctx, leadId, 'chat');
     if (outcome.status === 'completed') return completed(ctx, leadId);
-    if (outcome.status === 'failed' && outcome.handedOver) {
+    const stillGenerating = stillGeneratingMessage(outcome);
+    if (stillGenerating) {
       return {
         ok: false,
-        httpStatus: 502,
-        code: 'EXTERNAL_SERVICE_ERROR',
-        message: HANDED_OVER_MESSAGE,
-        headers: {},
+        failure: 'failed',
+        message: stillGenerating,
+        retryAfterSeconds: null,
         prototype: { ...failed, status: 'generating' },
       };
     }
@@ -57,10 +76,9 @@ export async function createPrototypeForChat(
     if (error instanceof PrototypeRefusal && error.reason === 'quota' && error.quota) {
       return {
         ok: false,
-        httpStatus: 429,
-        code: 'RATE_LIMITED',
+        failure: 'quota',
         message: error.message,
-        headers: { 'Retry-After': String(error.quota.retryAfterSeconds) },
+        retryAfterSeconds: error.quota.retryAfterSeconds,
         prototype: failed,
       };
     }
@@ -113,10 +131,9 @@ function failedPrototype(ctx: PrototypeContext, leadId: string): ChatPrototype {
 function creationFailed(prototype: ChatPrototype): ChatPrototypeOutcome {
   return {
     ok: false,
-    httpStatus: 502,
-    code: 'EXTERNAL_SERVICE_ERROR',
+    failure: 'failed',
     message: 'The lead was stored, but its prototype could not be created.',
-    headers: {},
+    retryAfterSeconds: null,
     prototype,
   };
 }

@@ -140,6 +140,7 @@ export function errorPayload(
   return { leadId, attempt: attempt?.attempt ?? null, code, message: errorMessage(language, kind), retrying };
 }
 
+/** Where an attempt runs: outside the queue (in the background or a blocking request), or in it. */
 export type RunPolicy = 'background' | 'blocking' | 'queue' | 'queue-final';
 
 /** A run aborted because this instance is shutting down (retryable: it is handed over). */
@@ -165,8 +166,10 @@ export type RunOutcome =
 /**
  * Runs one attempt to its end: the generator's progress goes to the database (fenced, so a
  * superseded run stops), a heartbeat proves the run is alive, the result and the lead's new status
- * are stored on success. On failure the policy decides: background runs are retried through
- * PrototypeQueue; blocking runs and final queue runs mark the lead failed and release its quota.
+ * are stored on success. On failure: a retryable one (an outside outage) goes to PrototypeQueue, whose
+ * retries span over an hour (`outageRiddenOutMs`), the lead staying `generating` and its quota slot
+ * held; a failure that cannot be retried, or the queue's last attempt's, marks the lead failed and
+ * releases its quota.
  */
 export async function runAttempt(
   ctx: PrototypeContext,
@@ -229,7 +232,7 @@ export async function runAttempt(
     // Cut short by this instance's shutdown: never the lead's failure. Another instance finishes it.
     const handedOver = ctx.shutdownSignal?.aborted === true && error instanceof ShutdownAbort;
     const retryable = handedOver || !(error instanceof PrototypeGenerationError) || error.retryable;
-    const final = !handedOver && (policy === 'blocking' || policy === 'queue-final' || !retryable);
+    const final = !handedOver && (policy === 'queue-final' || !retryable);
     const message = error instanceof Error ? error.message : String(error);
     log.warn({ err: error, policy, final }, 'prototype attempt failed');
     const recorded = await failAttempt(ctx.db, attempt, message, () =>

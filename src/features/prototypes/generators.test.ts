@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLlmStandIn } from '../../testing/llm-stand-in.ts';
-import type { StandIn } from '../../testing/stand-in.ts';
-import { createTestApp } from '../../testing/test-app.ts';
-import { createLead, post, startV0StandIn } from './test-support.ts';
+import { createLead, post, startV0StandIn } from '../../../test/support/features/prototypes.ts';
+import { startLlmStandIn } from '../../../test/support/llm-stand-in.ts';
+import type { StandIn } from '../../../test/support/stand-in.ts';
+import { createTestApp } from '../../../test/support/test-app.ts';
 
 const PAGE = `<!DOCTYPE html><html lang="en"><head><title>Hotel Sol</title><style>h1{color:teal}</style></head>
 <body><h1>Hotel Sol</h1><p>${'Sea views, slow breakfasts and a pool that glows at night. '.repeat(10)}</p>

@@ -13,11 +13,19 @@ export const PROTOTYPE_LIMITS = {
   streamPollMs: 400,
   /** A stream is closed after this long (EventSource reconnects with Last-Event-ID and resumes). */
   streamMaxMs: 10 * 60_000,
-  /** PrototypeQueue: attempts per job (backoff 1 s, 2 s, 4 s … between them). */
-  queueMaxAttempts: 4,
+  /**
+   * PrototypeQueue: attempts per job. With the queue's backoff (1 s doubling, capped at 15 min, ±20 %)
+   * the retries of a failing generation span at least `outageRiddenOutMs` before the lead is failed.
+   */
+  queueMaxAttempts: 15,
+  /** An outside outage (the model, v0) this long is ridden out: the lead stays `generating`. */
+  outageRiddenOutMs: 60 * 60_000,
   queueConcurrency: 2,
   /** The blocking POST /generate waits at most this long for an attempt already running elsewhere. */
   blockingWaitMs: 6 * 60_000,
-  /** trigger-generation requests per lead per hour (counted only for a lead that could generate). */
-  triggersPerHour: 10,
+  /**
+   * Generation requests per lead per hour, trigger-generation and the blocking generate together
+   * (each may start a paid model or v0 call); counted only for a lead that could generate.
+   */
+  generationRequestsPerHour: 10,
 } as const;

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../testing/chromium.ts';
-import { startTestServer } from '../../testing/test-app.ts';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../../test/support/chromium.ts';
+import { createLead, gatedGenerator, post } from '../../../test/support/features/prototypes.ts';
+import { startTestServer } from '../../../test/support/test-app.ts';
 import { errorPayload } from './generation.ts';
 import { failAttempt, startAttempt } from './store.ts';
-import { createLead, gatedGenerator, post } from './test-support.ts';
 
 /** Console errors and page errors: a CSP violation (an inline script or style) shows up here. */
 function watchErrors(page: Page): string[] {

@@ -1,18 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { createLead, eventually, post, startV0StandIn } from '../../../test/support/features/prototypes.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
 import {
   type GenerationRequest,
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import { PROTOTYPE_QUEUE, prototypeQueue } from './queue.ts';
-import { eventsAfter, latestAttempt, startAttempt } from './store.ts';
-import { createLead, eventually, post, startV0StandIn } from './test-support.ts';
+import { latestAttempt, startAttempt } from './store.ts';
 
 describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
   let v0: Awaited<ReturnType<typeof startV0StandIn>>;
@@ -59,43 +59,6 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
     expect((await queue.status()).counts).toMatchObject({ pending: 0, completed: 1 });
     expect(await queue.clear()).toBe(1);
     expect((await queue.status()).counts.completed).toBe(0);
-  });
-
-  it('retries with backoff, and on final failure sets the lead failed and releases its quota', async () => {
-    v0.setFailures(-1);
-    try {
-      const email = `final.${Date.now()}@example.com`;
-      const id = await createLead(ctx.app, { personal: { email_address: email } });
-      expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-      await ctx.deps.prototypes.tasks.idle();
-      expect(await status(id)).toBe('generating');
-      expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
-
-      await drainUntil(id, 'failed');
-      // The background attempt and one per queue attempt.
-      const latest = await latestAttempt(ctx.deps.db, id);
-      expect(latest).toMatchObject({ attempt: 1 + PROTOTYPE_LIMITS.queueMaxAttempts, status: 'failed' });
-      expect(await status(id)).toBe('failed');
-      expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
-        landing: { used: 0 },
-        inProgress: false,
-      });
-      const dead = await ctx.deps.jobs.list(PROTOTYPE_QUEUE, { status: 'dead' });
-      expect(dead.find((j) => (j.payload as { leadId: string }).leadId === id)).toMatchObject({
-        attempts: PROTOTYPE_LIMITS.queueMaxAttempts,
-      });
-
-      // Streams saw each retry announced, then one final error.
-      const events = await eventsAfter(ctx.deps.db, id, 0, 1000);
-      const errors = events
-        .filter((e) => e.event === 'error')
-        .map((e) => JSON.parse(e.data) as { retrying: boolean });
-      expect(errors.at(-1)!.retrying).toBe(false);
-      expect(errors.filter((e) => !e.retrying)).toHaveLength(1);
-      expect(errors.slice(0, -1).every((e) => e.retrying)).toBe(true);
-    } finally {
-      v0.setFailures(0);
-    }
   });
 
   it('a queue run cut by the shutdown completes its job and leaves a fresh one: no attempt used up', async () => {

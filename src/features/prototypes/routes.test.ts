@@ -1,10 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
-import { PROTOTYPE_LIMITS } from './limits.ts';
-import { PROTOTYPE_QUEUE } from './queue.ts';
-import { latestAttempt } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   CHAT_KEY,
   createLead,
@@ -13,10 +9,17 @@ import {
   gatedGenerator,
   post,
   startV0StandIn,
-} from './test-support.ts';
+} from '../../../test/support/features/prototypes.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
+import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
+import { PROTOTYPE_LIMITS } from './limits.ts';
+import { PROTOTYPE_QUEUE } from './queue.ts';
+import { latestAttempt } from './store.ts';
 
 const BASE = 'https://api.agency.example';
-const SPAM_GOAL = 'Best casino bonus!!! Make money fast http://a.example http://b.example http://c.example';
+// A black-hat SEO blast from a made-up name with no company, as spammers send it.
+const SPAM_GOAL =
+  'We sell 5000 dofollow backlinks DA 50+ made with GSA and Xrumer, guaranteed first page of Google in 7 days!!! Telegram @seoking http://a.example http://b.example http://c.example';
 
 async function app(
   engine: 'sqlite' | 'postgres',
@@ -86,7 +89,7 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
   it('limits triggers per lead per hour, counting only leads that could generate', async () => {
     gated.close();
     const id = await createLead(ctx.app);
-    const limit = PROTOTYPE_LIMITS.triggersPerHour;
+    const limit = PROTOTYPE_LIMITS.generationRequestsPerHour;
     for (let i = 0; i < limit; i++) {
       expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
     }
@@ -101,17 +104,44 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
       steps: { prototype: undefined, service: 'seo-services' },
     });
     for (let i = 0; i <= limit; i++) {
-      expect((await post(ctx.app, `/api/leads/${unknown}/trigger-generation`)).status).toBe(404);
-      expect((await post(ctx.app, `/api/leads/${noPrototype}/trigger-generation`)).status).toBe(409);
+      for (const path of ['trigger-generation', 'generate']) {
+        expect((await post(ctx.app, `/api/leads/${unknown}/${path}`)).status).toBe(404);
+        expect((await post(ctx.app, `/api/leads/${noPrototype}/${path}`)).status).toBe(409);
+      }
     }
     const buckets = await ctx.deps.db
       .selectFrom('rate_limits')
       .select('key')
-      .where('key', 'in', [`prototype-trigger:${unknown}`, `prototype-trigger:${noPrototype}`])
+      .where('key', 'in', [`prototype-generation:${unknown}`, `prototype-generation:${noPrototype}`])
       .execute();
     expect(buckets).toEqual([]);
     gated.open();
     await ctx.deps.prototypes.tasks.idle();
+  });
+
+  it('the blocking generate shares the per-lead limit with trigger-generation (each may be a paid call)', async () => {
+    gated.open();
+    const id = await createLead(ctx.app);
+    const limit = PROTOTYPE_LIMITS.generationRequestsPerHour;
+    // A completed lead may be regenerated, but every request counts against one budget.
+    for (let i = 0; i < limit; i++) {
+      if (i % 2 === 0) {
+        expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
+      } else {
+        expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
+        await ctx.deps.prototypes.tasks.idle();
+      }
+    }
+    const attempts = (await latestAttempt(ctx.deps.db, id))!.attempt;
+    for (const path of ['generate', 'trigger-generation']) {
+      const refused = await post(ctx.app, `/api/leads/${id}/${path}`);
+      expect(refused.status, path).toBe(429);
+      expect(Number(refused.headers.get('retry-after')), path).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    }
+    // Refused before anything started: no further generation.
+    expect((await latestAttempt(ctx.deps.db, id))!.attempt).toBe(attempts);
+    expect(await leadStatus(ctx, id)).toBe('completed');
   });
 
   it('refuses unknown, spam, vendor and non-prototype leads with a clear 4xx', async () => {
@@ -119,7 +149,10 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
 
-    const spam = await createLead(ctx.app, { steps: { goal: SPAM_GOAL } });
+    const spam = await createLead(ctx.app, {
+      personal: { name: 'SEO King', company: undefined },
+      steps: { goal: SPAM_GOAL },
+    });
     expect(await leadStatus(ctx, spam)).toBe('spam');
     const noPrototype = await createLead(ctx.app, {
       steps: { prototype: undefined, service: 'seo-services' },
@@ -221,8 +254,39 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     await ctx.deps.prototypes.tasks.idle();
   });
 
-  it('a failed blocking generation is 502, the lead failed and its quota slot given back', async () => {
+  it('a blocking generation whose generator is down is 502 `generating`: the lead keeps its slot and the queue retries it', async () => {
     v0.setFailures(-1);
+    const email = `down.${Date.now()}@example.com`;
+    let id: string;
+    try {
+      id = await createLead(ctx.app, { personal: { email_address: email } });
+      const res = await post(ctx.app, `/api/leads/${id}/generate`);
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({
+        success: false,
+        error: {
+          code: 'EXTERNAL_SERVICE_ERROR',
+          status: 'generating',
+          previewUrl: `${BASE}/api/leads/${id}/preview`,
+        },
+      });
+      // Not the end: an outside outage is ridden out, the lead waits with its slot held.
+      expect(await leadStatus(ctx, id)).toBe('generating');
+      expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+        landing: { used: 1 },
+        inProgress: true,
+      });
+    } finally {
+      v0.setFailures(0);
+    }
+    // v0 is back: the retry job completes it.
+    await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
+    expect(await leadStatus(ctx, id)).toBe('completed');
+    expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+  });
+
+  it('a blocking generation that fails for good is 502 `failed`, the lead failed and its quota slot given back', async () => {
+    v0.setFailures(-1, 401);
     try {
       const email = `fail.${Date.now()}@example.com`;
       const id = await createLead(ctx.app, { personal: { email_address: email } });
@@ -250,7 +314,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     const id = await createLead(ctx.app, { personal: { email_address: email } });
     expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
     expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
-    v0.setFailures(-1);
+    v0.setFailures(-1, 401);
     try {
       expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(502);
     } finally {
@@ -334,7 +398,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     });
     expect(v0.creates()).toBe(creates);
 
-    v0.setFailures(-1);
+    v0.setFailures(-1, 401);
     try {
       const bad = submission(`repeat.fail.${Date.now()}@example.com`);
       expect((await send(bad)).status).toBe(502);
@@ -351,9 +415,8 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
   });
 
   it('a failed synchronous creation on the chat path is HTTP 502 with success false; the lead is stored', async () => {
-    v0.setFailures(-1);
-    try {
-      const res = await ctx.app.request('/api/leads', {
+    const chatSubmission = () =>
+      ctx.app.request('/api/leads', {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -361,17 +424,22 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
           'x-forwarded-for': freshIp(),
         },
         body: JSON.stringify({
-          personal: { name: 'Chat Visitor', email_address: `chatfail.${Date.now()}@example.com` },
+          personal: { name: 'Chat Visitor', email_address: `chatfail.${randomUUID()}@example.com` },
           steps: { prototype: 'landing' },
         }),
       });
-      expect(res.status).toBe(502);
-      const body = (await res.json()) as {
-        success: boolean;
-        leadId: string;
-        prototype: { status: string };
-        error: { code: string };
-      };
+    type Answer = {
+      success: boolean;
+      leadId: string;
+      prototype: { status: string };
+      error: { code: string };
+    };
+    try {
+      // Refused for good: failed, the lead too.
+      v0.setFailures(-1, 401);
+      const refused = await chatSubmission();
+      expect(refused.status).toBe(502);
+      const body = (await refused.json()) as Answer;
       expect(body).toMatchObject({
         success: false,
         prototype: { status: 'failed' },
@@ -380,6 +448,18 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
       const stored = await ctx.app.request(`/api/leads/${body.leadId}`);
       expect(stored.status).toBe(200);
       expect(await leadStatus(ctx, body.leadId)).toBe('failed');
+
+      // Down for now: the prototype is still coming (PrototypeQueue retries), the lead generating.
+      v0.setFailures(-1);
+      const down = await chatSubmission();
+      expect(down.status).toBe(502);
+      const later = (await down.json()) as Answer;
+      expect(later).toMatchObject({
+        success: false,
+        prototype: { status: 'generating' },
+        error: { code: 'EXTERNAL_SERVICE_ERROR' },
+      });
+      expect(await leadStatus(ctx, later.leadId)).toBe('generating');
     } finally {
       v0.setFailures(0);
     }

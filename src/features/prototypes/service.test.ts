@@ -1,18 +1,18 @@
 import { type KyselyPlugin, SelectQueryNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { CHAT_KEY, createLead, eventually, post } from '../../../test/support/features/prototypes.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { BuiltinPrototypeGenerator } from '../../integrations/prototype-generator/builtin/builtin-generator.ts';
 import {
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
-import { testEngines } from '../../testing/database.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
 import { beginAttempt, finalizeFailure, type PrototypeContext, runAttempt } from './generation.ts';
-import { handlePrototypeJob } from './queue.ts';
+import { handlePrototypeJob, PROTOTYPE_QUEUE } from './queue.ts';
 import { generateNow } from './service.ts';
 import { latestAttempt, startAttempt } from './store.ts';
-import { CHAT_KEY, createLead, eventually, post } from './test-support.ts';
 
 /**
  * A generator whose first run waits for the test, then fails in a way PrototypeQueue retries; every
@@ -193,8 +193,10 @@ describe.each(await testEngines())(
     it('blocking: the lead ends completed with its prototype, not failed', async () => {
       const id = await createLead(ctx.app);
       const outcome = await generateNow(failingFirstCompletion(), id, 'generate');
-      expect(outcome.status).toBe('failed');
+      // The failed update is retryable: not the lead's end, its retry job finishes it.
+      expect(outcome).toMatchObject({ status: 'failed', final: false });
       expect((await latestAttempt(ctx.deps.db, id))?.status).toBe('completed');
+      await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
       expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
     });
 

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../db/migrate.ts';
 import {
   createTestDatabase,
   postgresAvailable,
   type TestDatabase,
   testEngines,
-} from '../../testing/database.ts';
+} from '../../../test/support/database.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
 import { latestAttempt, type StartAttemptInput, startAttempt } from './store.ts';
 
 const STALE_AFTER_MS = 45_000;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, type DbOrTx, withTransaction } from '../../db/database.ts';
+import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import type {
   GeneratedFile,
   GenerationRequest,
@@ -11,40 +12,46 @@ export type AttemptStatus = 'generating' | 'completed' | 'failed';
 export type AttemptOrigin = 'trigger' | 'generate' | 'stream' | 'queue' | 'chat';
 export type StreamEventName = 'progress' | 'complete' | 'error';
 
+/** The `prototype_attempts` table (migration 0007). */
+export const prototypeAttemptsTable = table({
+  id: text(),
+  lead_id: text(),
+  attempt: integer(),
+  status: text<AttemptStatus>(),
+  kind: text(),
+  language: text(),
+  generator: text(),
+  origin: text(),
+  step: text(),
+  percent: integer(),
+  generating_at: bigint(),
+  completed_at: bigint().orNull(),
+  failed_at: bigint().orNull(),
+  last_progress_at: bigint(),
+  heartbeat_at: bigint(),
+  error: text().orNull(),
+  fallback_reason: text().orNull(),
+  html: text().orNull(),
+  demo_url: text().orNull(),
+  files: text().orNull(),
+  external_id: text().orNull(),
+  updated_at: bigint(),
+});
+
+/** The `prototype_events` table (migration 0007). */
+export const prototypeEventsTable = table({
+  lead_id: text(),
+  seq: integer(),
+  attempt_id: text(),
+  event: text<StreamEventName>(),
+  data: text(),
+  created_at: bigint(),
+});
+
 declare module '../../db/schema.ts' {
   interface Database {
-    prototype_attempts: {
-      id: string;
-      lead_id: string;
-      attempt: number;
-      status: AttemptStatus;
-      kind: string;
-      language: string;
-      generator: string;
-      origin: string;
-      step: string;
-      percent: number;
-      generating_at: number;
-      completed_at: number | null;
-      failed_at: number | null;
-      last_progress_at: number;
-      heartbeat_at: number;
-      error: string | null;
-      fallback_reason: string | null;
-      html: string | null;
-      demo_url: string | null;
-      files: string | null;
-      external_id: string | null;
-      updated_at: number;
-    };
-    prototype_events: {
-      lead_id: string;
-      seq: number;
-      attempt_id: string;
-      event: StreamEventName;
-      data: string;
-      created_at: number;
-    };
+    prototype_attempts: RowOf<typeof prototypeAttemptsTable>;
+    prototype_events: RowOf<typeof prototypeEventsTable>;
   }
 }
 

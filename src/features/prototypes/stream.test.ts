@@ -2,19 +2,25 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
+import {
+  createLead,
+  gatedGenerator,
+  type ParsedEvent,
+  post,
+  readEvents,
+} from '../../../test/support/features/prototypes.ts';
+import { LogCapture, testConfig } from '../../../test/support/test-app.ts';
 import { createApp } from '../../app.ts';
 import { type DatabaseHandle, type Engine, openDatabase } from '../../db/database.ts';
 import { createDependencies, type Dependencies } from '../../dependencies.ts';
 import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
 import { createLogger } from '../../logger.ts';
 import { type RunningServer, startServer } from '../../server.ts';
-import { createTestDatabase, type TestDatabase, testEngines } from '../../testing/database.ts';
-import { LogCapture, testConfig } from '../../testing/test-app.ts';
 import { prototypeContext } from './context.ts';
 import { errorPayload } from './generation.ts';
 import { PROTOTYPE_QUEUE } from './queue.ts';
 import { attemptById, failAttempt, latestAttempt, startAttempt } from './store.ts';
-import { createLead, gatedGenerator, type ParsedEvent, post, readEvents } from './test-support.ts';
 
 interface Instance {
   deps: Dependencies;

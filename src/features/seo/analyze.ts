@@ -1,10 +1,11 @@
 import type { CacheStore } from '../../db/cache-store.ts';
 import { decodeMarkup } from '../../http/decode-text.ts';
-import { ApiError } from '../../http/errors.ts';
 import { HtmlTooComplexError, MAX_HTML_ELEMENTS, nestingDepth } from '../../http/html.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
-import { type PageInput, runChecks, type SeoReport } from './checks.ts';
+import { runChecks } from './checks.ts';
+import { SeoFailure } from './errors.ts';
 import { SEO_LIMITS } from './limits.ts';
+import type { PageInput, SeoReport } from './report.ts';
 import { parseRobots, robotsAllows } from './robots.ts';
 
 export interface SeoContext {
@@ -26,14 +27,12 @@ export interface SeoAnalysis extends SeoReport {
 /** Search engines' token in robots.txt; the page is judged as Googlebot would see it. */
 const CRAWLER = 'googlebot';
 
-/** Maps a fetch failure to the API's error: the visitor's URL (400) or the page's site (502). */
-export function fetchFailure(error: unknown): ApiError {
+/** A fetch failure as the visitor's URL (refused) or the page's site (failed). */
+function fetchFailure(error: unknown): SeoFailure {
   if (error instanceof SafeFetchError) {
-    return new ApiError(error.isPolicy ? 'VALIDATION_ERROR' : 'EXTERNAL_SERVICE_ERROR', error.message, {
-      cause: error,
-    });
+    return new SeoFailure(error.isPolicy ? 'refused_url' : 'page_failed', error.message, { cause: error });
   }
-  return new ApiError('EXTERNAL_SERVICE_ERROR', 'The page could not be fetched.', { cause: error });
+  return new SeoFailure('page_failed', 'The page could not be fetched.', { cause: error });
 }
 
 /** Fetches the page, its robots.txt and sitemap through the safe fetcher, and runs the checks. */
@@ -75,8 +74,8 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
   };
   const { load } = await import('cheerio');
   if (input.html !== null && nestingDepth(input.html, load) > SEO_LIMITS.maxNesting) {
-    throw new ApiError(
-      'EXTERNAL_SERVICE_ERROR',
+    throw new SeoFailure(
+      'page_failed',
       `The page nests its elements more than ${SEO_LIMITS.maxNesting} levels deep; it cannot be analysed.`,
     );
   }
@@ -86,12 +85,12 @@ export async function analyzeSeo(ctx: SeoContext, rawUrl: string): Promise<SeoAn
   } catch (error) {
     // A page the checks cannot read is the page's problem, answered like one that cannot be fetched.
     if (error instanceof HtmlTooComplexError) {
-      throw new ApiError(
-        'EXTERNAL_SERVICE_ERROR',
+      throw new SeoFailure(
+        'page_failed',
         `The page makes more than ${MAX_HTML_ELEMENTS} HTML elements; it cannot be analysed.`,
       );
     }
-    throw new ApiError('EXTERNAL_SERVICE_ERROR', 'The page could not be analysed.', { cause: error });
+    throw new SeoFailure('page_failed', 'The page could not be analysed.', { cause: error });
   }
   const count = (s: string) => report.findings.filter((f) => f.severity === s).length;
   const analysis: SeoAnalysis = {

@@ -84,3 +84,35 @@ export function robotsAllows(robots: RobotsTxt, agent: string, pathAndQuery: str
   }
   return best?.allow ?? true;
 }
+
+/** Robots directives written `name: value`, which name no crawler. */
+const VALUED_ROBOTS_DIRECTIVES = new Set([
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+  'unavailable_after',
+]);
+
+/**
+ * Whether robots directives (`<meta name="robots">` or `X-Robots-Tag`, comma-separated) keep the page
+ * out of the index: `noindex` or `none` as a whole directive (not inside `max-image-preview:none`),
+ * for every crawler or for Googlebot (`otherbot: noindex` is another crawler's business).
+ */
+export function blocksIndexing(directives: string): boolean {
+  let crawler: string | null = null;
+  for (const raw of directives.toLowerCase().split(',')) {
+    let directive = raw.trim();
+    // "googlebot: noindex, nofollow" names the crawler for the directives that follow it. Split at
+    // the colon rather than with one regex: `\s*:\s*(.*)$` backtracks quadratically on a long run
+    // of spaces before a line break, and the page writes this text.
+    const colon = directive.indexOf(':');
+    const name = colon < 0 ? '' : directive.slice(0, colon).trimEnd();
+    if (/^[a-z][\w-]*$/.test(name) && !VALUED_ROBOTS_DIRECTIVES.has(name)) {
+      crawler = name;
+      directive = directive.slice(colon + 1).trim();
+    }
+    if (crawler !== null && crawler !== 'googlebot' && crawler !== 'all') continue;
+    if (directive === 'noindex' || directive === 'none') return true;
+  }
+  return false;
+}

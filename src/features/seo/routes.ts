@@ -1,12 +1,21 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { errorResponses } from '../../http/error-responses.ts';
+import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { SAFE_FETCH_DEFAULTS } from '../../integrations/safe-fetch/safe-fetch.ts';
 import { analyzeSeo } from './analyze.ts';
+import { SeoFailure } from './errors.ts';
 import { SEO_LIMITS } from './limits.ts';
 import { SeoHealth, SeoRequest, SeoResponse } from './schemas.ts';
+
+/** A refused URL is the visitor's mistake (400); a failed page, its site's (502). */
+function toApiError(error: unknown): unknown {
+  if (!(error instanceof SeoFailure)) return error;
+  const code = error.reason === 'refused_url' ? 'VALIDATION_ERROR' : 'EXTERNAL_SERVICE_ERROR';
+  return new ApiError(code, error.message, { cause: error.cause });
+}
 
 const analyzeRoute = createRoute({
   method: 'post',
@@ -43,9 +52,9 @@ export function seoRoutes() {
   return createRouter()
     .openapi(analyzeRoute, async (c) => {
       const deps = c.env.deps;
-      const analysis = await analyzeSeo(
-        { safeFetch: deps.safeFetch, cache: deps.cache },
-        c.req.valid('json').url,
+      const analysis = await mapErrors(
+        analyzeSeo({ safeFetch: deps.safeFetch, cache: deps.cache }, c.req.valid('json').url),
+        toApiError,
       );
       return c.json({ success: true as const, ...analysis }, 200);
     })

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StandIn, startStandIn } from '../../../test/support/stand-in.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { MAX_HTML_ELEMENTS } from '../../http/html.ts';
-import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
-import { blocksIndexing, runChecks } from './checks.ts';
+import { runChecks } from './checks.ts';
 import { SEO_LIMITS } from './limits.ts';
-import { parseRobots, robotsAllows } from './robots.ts';
+import { blocksIndexing, parseRobots, robotsAllows } from './robots.ts';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 

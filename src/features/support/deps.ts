@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { CaptchaVerifier } from '../../integrations/captcha/captcha.ts';
 import type { CrmClient } from '../../integrations/crm/crm.ts';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
 import type { MailTransport } from '../../integrations/mail/transport.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
+import { SupportRefusal } from './errors.ts';
 
 /** What the support logic needs; `Dependencies` provides it. */
 export interface SupportDeps {
@@ -23,7 +23,7 @@ export interface SupportDeps {
   metrics?: { recordOutboundError(service: string): void };
 }
 
-/** 400 CAPTCHA_FAILED for a missing, rejected or low-score token; 502 when siteverify is unreachable. */
+/** Refuses a missing, rejected or low-score token (`captcha_failed`), or any when siteverify is unreachable. */
 export async function requireCaptcha(
   deps: SupportDeps,
   token: string | undefined,
@@ -35,12 +35,12 @@ export async function requireCaptcha(
   deps.logger.info({ reason: result.reason, detail: result.detail }, `${what} refused: CAPTCHA`);
   if (result.reason === 'unavailable') {
     deps.metrics?.recordOutboundError('captcha');
-    throw new ApiError(
-      'EXTERNAL_SERVICE_ERROR',
+    throw new SupportRefusal(
+      'captcha_unavailable',
       'The CAPTCHA could not be verified right now; please try again.',
     );
   }
-  throw new ApiError('CAPTCHA_FAILED', 'The CAPTCHA check failed; please try again.');
+  throw new SupportRefusal('captcha_failed', 'The CAPTCHA check failed; please try again.');
 }
 
 export function normalizeLanguage(value: string | undefined): 'en' | 'es' {

@@ -45,8 +45,13 @@ export const UPLOAD_LIMITS = {
   maxParts: 40,
   /** Room for the fields and multipart framing on top of the files, in the whole body's bound. */
   framingAllowanceBytes: 1 * MB,
+  /** A field's name: a longer one is cut, and the field refused as too long. */
+  maxFieldNameBytes: 100,
   /** A stored file name: longer names are shortened (the extension is kept). */
   maxFileNameLength: 120,
+  /** The file name as sent and the type the client declared are kept for the record, cut to these. */
+  maxOriginalNameChars: 1000,
+  maxDeclaredTypeChars: 200,
   /** No byte for this long ends the upload with 408 (a client that stalls mid-body). */
   idleTimeoutMs: 20_000,
 } as const;
@@ -56,6 +61,12 @@ export const UPLOAD_LIMITS = {
  * Content-Length over it is refused with 413 before a byte is read, a chunked body once it passes it.
  */
 export const MAX_TICKET_BODY_BYTES = UPLOAD_LIMITS.maxTotalFileBytes + UPLOAD_LIMITS.framingAllowanceBytes;
+
+/**
+ * After a refusal, at most this much of the rest of a body is read (and dropped, within the same time
+ * bounds) so that the client, still sending, can read the answer; past it the read stops.
+ */
+export const MAX_DRAINED_BYTES = MAX_TICKET_BODY_BYTES;
 
 /**
  * File types a ticket may carry, identified by their bytes (magic numbers, via `file-type`), with the

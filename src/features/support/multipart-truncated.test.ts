@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestContext } from '../../testing/test-app.ts';
+import { startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 
 // Found by the hostile-input suite: a multipart body that ends inside a file part made busboy destroy
 // the file stream with "Unexpected end of form", an error nobody listened to (uncaught: the process

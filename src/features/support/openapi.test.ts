@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../testing/test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 
 describe('support routes in the API description', () => {
   let ctx: TestContext;

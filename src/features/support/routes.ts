@@ -2,9 +2,16 @@ import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
 import { errorResponses } from '../../http/error-responses.ts';
+import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { recordConversion } from '../analytics/conversion.ts';
+import {
+  SupportRefusal,
+  type SupportRefusalReason,
+  UploadRefusal,
+  type UploadRefusalReason,
+} from './errors.ts';
 import { SUPPORT_SEND_RATE, TICKET_RATE, UPLOAD_LIMITS } from './limits.ts';
 import { readMultipart } from './multipart.ts';
 import { SupportSendBody, SupportSendResponse, TicketCreated, TicketMultipart } from './schemas.ts';
@@ -12,6 +19,36 @@ import { sendSupportMessage } from './send.ts';
 import { createTicket } from './tickets.ts';
 
 export const TICKETS_PATH = '/api/support/tickets';
+
+const REFUSAL_CODES: Record<SupportRefusalReason, ErrorCode> = {
+  invalid: 'VALIDATION_ERROR',
+  captcha_failed: 'CAPTCHA_FAILED',
+  captcha_unavailable: 'EXTERNAL_SERVICE_ERROR',
+};
+
+/**
+ * An upload refused while its body streamed in leaves the rest of it unread (a declared size over the
+ * limit is never read): `close` tells the client not to reuse the connection.
+ */
+const UPLOAD_REFUSALS: Record<UploadRefusalReason, { code: ErrorCode; close: boolean }> = {
+  not_multipart: { code: 'UNSUPPORTED_MEDIA_TYPE', close: false },
+  no_body: { code: 'VALIDATION_ERROR', close: false },
+  no_boundary: { code: 'VALIDATION_ERROR', close: false },
+  too_large: { code: 'PAYLOAD_TOO_LARGE', close: true },
+  file_type: { code: 'UNSUPPORTED_MEDIA_TYPE', close: true },
+  timeout: { code: 'REQUEST_TIMEOUT', close: true },
+  invalid: { code: 'VALIDATION_ERROR', close: true },
+};
+
+/** A refused message, ticket or upload as the contract's error; nothing was stored. */
+function toApiError(error: unknown): unknown {
+  if (error instanceof SupportRefusal) return new ApiError(REFUSAL_CODES[error.reason], error.message);
+  if (error instanceof UploadRefusal) {
+    const { code, close } = UPLOAD_REFUSALS[error.reason];
+    return new ApiError(code, error.message, close ? { headers: { Connection: 'close' } } : {});
+  }
+  return error;
+}
 
 const sendRoute = createRoute({
   method: 'post',
@@ -70,7 +107,10 @@ export function supportRoutes() {
     const deps = c.env.deps;
     const origin = clientOrigin(c, deps.config.trustProxy);
     const body = c.req.valid('json');
-    const result = await sendSupportMessage({ ...deps, logger: c.env.logger }, body, origin.ip);
+    const result = await mapErrors(
+      sendSupportMessage({ ...deps, logger: c.env.logger }, body, origin.ip),
+      toApiError,
+    );
     // A genuine contact-us message from a page carrying the tracker is a `lead` conversion of that visit.
     if (result.status === 'new') {
       await recordConversion(
@@ -87,8 +127,14 @@ export function supportRoutes() {
   router.post(TICKETS_PATH, rateLimit({ name: 'support-tickets', ...TICKET_RATE }), async (c) => {
     const deps = c.env.deps;
     const { ip } = clientOrigin(c, deps.config.trustProxy);
-    const upload = await readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs });
-    const { ticketId } = await createTicket({ ...deps, logger: c.env.logger }, upload, ip);
+    const upload = await mapErrors(
+      readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs }),
+      toApiError,
+    );
+    const { ticketId } = await mapErrors(
+      createTicket({ ...deps, logger: c.env.logger }, upload, ip),
+      toApiError,
+    );
     return c.json({ success: true as const, ticketId }, 200);
   });
 

@@ -1,53 +1,63 @@
 import { putBlob } from '../../db/blob-store.ts';
 import { type DbOrTx, withTransaction } from '../../db/database.ts';
+import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import type { CrmIds } from '../../integrations/crm/crm.ts';
 import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
-import type { UploadedFile } from './multipart.ts';
+import type { UploadedFile } from './upload.ts';
+
+/** The `support_messages` table (migration 0008). */
+export const supportMessagesTable = table({
+  id: text(),
+  status: text<SupportMessageStatus>(),
+  classification: text<'lead' | 'spam' | 'vendor'>(),
+  classification_reason: text(),
+  classified_by: text<'llm' | 'builtin'>(),
+  name: text(),
+  email: text(),
+  company: text().orNull(),
+  subject: text().orNull(),
+  message: text(),
+  pipedrive: text().orNull(),
+  crm_person_id: bigint().orNull(),
+  crm_org_id: bigint().orNull(),
+  crm_deal_id: bigint().orNull(),
+  crm_note_id: bigint().orNull(),
+  created_at: bigint(),
+  updated_at: bigint(),
+});
+
+/** The `support_tickets` table (migration 0008). */
+export const supportTicketsTable = table({
+  id: text(),
+  full_name: text(),
+  email: text(),
+  issue_type: text(),
+  company_name: text().orNull(),
+  urgency: text<Urgency>(),
+  product_url: text().orNull(),
+  description: text(),
+  created_at: bigint(),
+});
+
+/** The `support_attachments` table (migration 0008). */
+export const supportAttachmentsTable = table({
+  ticket_id: text(),
+  position: integer(),
+  blob_id: text(),
+  filename: text(),
+  original_filename: text(),
+  content_type: text(),
+  declared_type: text().orNull(),
+  size: bigint(),
+  sha256: text(),
+});
 
 declare module '../../db/schema.ts' {
   interface Database {
-    support_messages: {
-      id: string;
-      status: SupportMessageStatus;
-      classification: 'lead' | 'spam' | 'vendor';
-      classification_reason: string;
-      classified_by: 'llm' | 'builtin';
-      name: string;
-      email: string;
-      company: string | null;
-      subject: string | null;
-      message: string;
-      pipedrive: string | null;
-      crm_person_id: number | null;
-      crm_org_id: number | null;
-      crm_deal_id: number | null;
-      crm_note_id: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-    support_tickets: {
-      id: string;
-      full_name: string;
-      email: string;
-      issue_type: string;
-      company_name: string | null;
-      urgency: Urgency;
-      product_url: string | null;
-      description: string;
-      created_at: number;
-    };
-    support_attachments: {
-      ticket_id: string;
-      position: number;
-      blob_id: string;
-      filename: string;
-      original_filename: string;
-      content_type: string;
-      declared_type: string | null;
-      size: number;
-      sha256: string;
-    };
+    support_messages: RowOf<typeof supportMessagesTable>;
+    support_tickets: RowOf<typeof supportTicketsTable>;
+    support_attachments: RowOf<typeof supportAttachmentsTable>;
   }
 }
 

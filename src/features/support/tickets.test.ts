@@ -1,9 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpStandIn } from '../../integrations/mail/smtp-stand-in.ts';
-import { testEngines } from '../../testing/database.ts';
-import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
-import { getTicket } from './store.ts';
+import { testEngines } from '../../../test/support/database.ts';
 import {
   deliverMail,
   freshIp,
@@ -15,7 +12,10 @@ import {
   serveApp,
   startWorld,
   uniqueEmail,
-} from './test-support.ts';
+} from '../../../test/support/features/support.ts';
+import { startSmtpStandIn } from '../../../test/support/smtp-stand-in.ts';
+import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
+import { getTicket } from './store.ts';
 import { newTicketId } from './tickets.ts';
 
 const engines = await testEngines();
@@ -527,6 +527,19 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
     const answer = (await res.json()) as { ticketId: string };
     expect(res.status, JSON.stringify(answer)).toBe(200);
     expect((await getTicket(app.deps.db, answer.ticketId))?.attachments).toEqual([]);
+  });
+
+  it('a named file with no bytes → 400 naming it, nothing stored', async () => {
+    const before = await snapshot();
+    const res = await post(
+      ticketForm({}, [{ name: 'notes.txt', bytes: Buffer.alloc(0), type: 'text/plain' }]),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'notes.txt: the file is empty.',
+    });
+    await expectNothingStored(before);
   });
 
   it('a real image under a wrong name is stored under a name with the right extension', async () => {

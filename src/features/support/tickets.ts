@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { withTransaction } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
 import { describeZodError } from '../../http/openapi.ts';
 import { enqueueEmail } from '../../integrations/mail/index.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
 import { requireCaptcha, type SupportDeps } from './deps.ts';
 import { ticketConfirmationEmail, ticketNotificationEmail } from './emails.ts';
+import { SupportRefusal } from './errors.ts';
 import { TICKET_SUFFIX_ALPHABET } from './limits.ts';
-import type { ParsedUpload } from './multipart.ts';
 import { TicketFields } from './schemas.ts';
 import { DuplicateTicketId, getTicket, insertTicket, type TicketRecord } from './store.ts';
+import type { ParsedUpload } from './upload.ts';
 
 /** `TICKET-YYYYMMDD-XXXXXX`: the UTC date and six characters drawn with crypto.randomInt (a CSPRNG). */
 export function newTicketId(now: Date = new Date()): string {
@@ -33,7 +33,7 @@ export async function createTicket(
   clientIp: string | null,
 ): Promise<{ ticketId: string }> {
   const parsed = TicketFields.safeParse(upload.fields);
-  if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
+  if (!parsed.success) throw new SupportRefusal('invalid', describeZodError(parsed.error));
   const input = parsed.data;
   await requireCaptcha(deps, input.recaptchaToken, clientIp, 'support ticket');
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
 import { SiteverifyClient } from './captcha.ts';
 
 describe('SiteverifyClient', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { completion, sendSse } from '../../testing/llm-stand-in.ts';
-import { type StandIn, type StandInHandler, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { completion, sendSse } from '../../../test/support/llm-stand-in.ts';
+import { type StandIn, type StandInHandler, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
 import { LlmError } from './llm-client.ts';
 import { OpenAiCompatibleClient } from './openai-compatible-client.ts';
 

@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 import type { ChatMessage, CompletionRequest, LlmClient } from './llm-client.ts';
 import { LlmError } from './llm-client.ts';
 

@@ -1,31 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
+import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import { addressList, type MailMessage } from './message.ts';
+
+/** The `mail_outbox` table (migration 0003). */
+export const mailOutboxTable = table({
+  id: text(),
+  idempotency_key: text(),
+  transport: text<'smtp' | 'outbox'>(),
+  status: text<OutboxStatus>(),
+  from_address: text(),
+  to_addresses: text(),
+  cc_addresses: text(),
+  bcc_addresses: text(),
+  reply_to: text().orNull(),
+  subject: text(),
+  text_body: text(),
+  html_body: text(),
+  attachments: text(),
+  attempts: integer(),
+  last_error: text().orNull(),
+  message_id: text().orNull(),
+  created_at: bigint(),
+  updated_at: bigint(),
+  sent_at: bigint().orNull(),
+});
 
 declare module '../../db/schema.ts' {
   interface Database {
-    mail_outbox: {
-      id: string;
-      idempotency_key: string;
-      transport: 'smtp' | 'outbox';
-      status: OutboxStatus;
-      from_address: string;
-      to_addresses: string;
-      cc_addresses: string;
-      bcc_addresses: string;
-      reply_to: string | null;
-      subject: string;
-      text_body: string;
-      html_body: string;
-      attachments: string;
-      attempts: number;
-      last_error: string | null;
-      message_id: string | null;
-      created_at: number;
-      updated_at: number;
-      sent_at: number | null;
-    };
+    mail_outbox: RowOf<typeof mailOutboxTable>;
   }
 }
 

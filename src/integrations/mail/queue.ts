@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { getBlob } from '../../db/blob-store.ts';
 import type { Db } from '../../db/database.ts';
+import { writeThroughOutage } from '../../db/unavailable.ts';
 import type { JobQueue, QueueStatus } from '../../queue/job-queue.ts';
 import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
 import { escapeHtml, type MailMessage } from './message.ts';
@@ -162,12 +163,15 @@ export function emailQueueDefinition(
         // Sent to the others; sending again would repeat it to them, so the refusal is recorded.
         const refused = result.refused.length > 0 ? `The server refused ${result.refused.join(', ')}.` : null;
         if (refused) deps.logger?.warn({ idempotencyKey, refused: result.refused }, 'recipients refused');
-        await markOutbox(deps.db, idempotencyKey, {
-          status: deps.mail.kind === 'smtp' ? 'sent' : 'stored',
-          messageId: result.messageId,
-          error: [note, refused].filter(Boolean).join(' ') || null,
-          attempted: true,
-        });
+        // Sent: recorded through a brief database outage, or the retry would send it again.
+        await writeThroughOutage(() =>
+          markOutbox(deps.db, idempotencyKey, {
+            status: deps.mail.kind === 'smtp' ? 'sent' : 'stored',
+            messageId: result.messageId,
+            error: [note, refused].filter(Boolean).join(' ') || null,
+            attempted: true,
+          }),
+        );
       } catch (error) {
         deps.metrics?.recordOutboundError('smtp');
         await markOutbox(deps.db, idempotencyKey, {

@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { startSmtpStandIn } from './smtp-stand-in.ts';
+import { startSmtpStandIn } from '../../../test/support/smtp-stand-in.ts';
 import { SmtpTransport, smtpTransportOptions } from './transport.ts';
 
 const message = { to: ['team@example.com'], subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type StandIn, startStandIn } from '../../../test/support/stand-in.ts';
+import { createTestApp, startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 import { DIAGNOSTICS_QUEUE } from '../../features/diagnostics/limits.ts';
-import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
-import { createTestApp, startTestServer, type TestContext } from '../../testing/test-app.ts';
 import { findChrome } from './lighthouse-engine.ts';
 
 // DNS for made-up public-looking names under example.test, answered here (in this process: the

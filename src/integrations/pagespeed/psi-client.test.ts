@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
 import { PageSpeedInsightsEngine, PSI_UNAVAILABLE } from './psi-client.ts';
 import { PageSpeedError } from './report.ts';
 
-const RECORDED = JSON.parse(readFileSync(new URL('./fixtures/psi-response.json', import.meta.url), 'utf8'));
+const RECORDED = JSON.parse(
+  readFileSync(new URL('../../../test/support/fixtures/psi-response.json', import.meta.url), 'utf8'),
+);
 const KEY = 'psi-key-that-must-not-leak';
 
 let psi: StandIn;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendSse } from '../../testing/llm-stand-in.ts';
-import { type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import { sendSse } from '../../../test/support/llm-stand-in.ts';
+import { type StandIn, sendJson, startStandIn } from '../../../test/support/stand-in.ts';
 import { OpenAiCompatibleClient } from '../llm/openai-compatible-client.ts';
 import { LlmPrototypeGenerator } from './llm-generator.ts';
 import { type ProgressUpdate, type PrototypeBrief, PrototypeGenerationError } from './types.ts';

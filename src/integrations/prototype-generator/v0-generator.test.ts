@@ -1,7 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordedRequest, type StandIn, sendJson, startStandIn } from '../../testing/stand-in.ts';
+import {
+  type RecordedRequest,
+  type StandIn,
+  sendJson,
+  startStandIn,
+} from '../../../test/support/stand-in.ts';
 import { type ProgressUpdate, type PrototypeBrief, PrototypeGenerationError } from './types.ts';
 import { IDEMPOTENCY_KEY, V0_MAX_FAILED_READS, V0PrototypeGenerator, v0Message } from './v0-generator.ts';
 

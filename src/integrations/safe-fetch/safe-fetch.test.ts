@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StandIn, startStandIn } from '../../testing/stand-in.ts';
+import { type StandIn, startStandIn } from '../../../test/support/stand-in.ts';
 import { checkAddressText, parseIPv4Literal } from './address.ts';
 import { normalizeUrl, type Resolver, SafeFetchError, SafeFetcher } from './safe-fetch.ts';
 

@@ -1,0 +1,76 @@
+/**
+ * Errors that mean the database could not be reached or dropped the connection (a restart, a
+ * failover, a terminated backend; for SQLite a file locked by another process past the busy timeout,
+ * or one that cannot be read), as opposed to a query the database refused. They pass: a request gets
+ * 503 with `Retry-After` instead of a 500, a job is retried.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (matches(current as Error & { code?: unknown; errcode?: unknown })) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** How long a client is asked to wait before trying again (`Retry-After`, seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01–57P03 (admin or crash shutdown, cannot
+ * connect now: a restart or failover), 53300 (too many connections), 25006 (read-only transaction: a
+ * failover's old primary, now a standby).
+ */
+const POSTGRES_STATES = /^(08...|57P0[123]|53300|25006)$/;
+
+/** Socket errors on the way to the server. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** What node-postgres throws for a connection that ended, broke or could not be had in time. */
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Client was closed and is not queryable',
+];
+
+/** SQLite primary result codes: BUSY, LOCKED, IOERR, CANTOPEN, NOTADB. */
+const SQLITE_CODES = new Set([5, 6, 10, 14, 26]);
+
+function matches(error: Error & { code?: unknown; errcode?: unknown }): boolean {
+  const { code } = error;
+  if (code === 'ERR_SQLITE_ERROR') {
+    return typeof error.errcode === 'number' && SQLITE_CODES.has(error.errcode & 0xff);
+  }
+  if (typeof code === 'string' && (POSTGRES_STATES.test(code) || SOCKET_CODES.has(code))) return true;
+  return PG_CONNECTION_MESSAGES.some((message) => error.message.startsWith(message));
+}
+
+/** Tries of a write that must not be lost to a brief outage: 250 ms apart, doubling, ~15 s in all. */
+const OUTAGE_TRIES = 7;
+const OUTAGE_FIRST_WAIT_MS = 250;
+
+/**
+ * Runs `write`, again while the database is unavailable (a restart, a failover: seconds), for a write
+ * recording what was done outside it (an e-mail sent, a job finished), which would otherwise be done
+ * twice. The write must be safe to repeat (it may have landed before its answer was lost). Other
+ * errors, and the last try's, are thrown.
+ */
+export async function writeThroughOutage<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= OUTAGE_TRIES || !isDatabaseUnavailable(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_FIRST_WAIT_MS * 2 ** (attempt - 1)));
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/** Why an analysis could not be answered; the route maps each to the contract's error. */
+export type DiagnosticFailureReason =
+  /** The visitor's URL breaks the fetching rules, here or where the engine fetched it. */
+  | 'refused_url'
+  /** No engine: neither a PageSpeed key nor a local Chromium. */
+  | 'not_configured'
+  /** The engine, the page or the wait failed (unreachable, cancelled, too slow). */
+  | 'failed';
+
+export class DiagnosticFailure extends Error {
+  override name = 'DiagnosticFailure';
+  readonly reason: DiagnosticFailureReason;
+
+  constructor(reason: DiagnosticFailureReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,26 @@
+import type { QuotaUsage } from './quota.ts';
+
+/** Why a submission was refused; the route maps each to the contract's error. */
+export type LeadRefusalReason =
+  /** A wizard answer outside its documented values. */
+  | 'invalid'
+  /** The monthly prototype quota of this visitor is used up (`quota` says until when). */
+  | 'quota'
+  | 'captcha_failed'
+  /** The CAPTCHA service could not be reached. */
+  | 'captcha_unavailable'
+  /** An identical submission is being stored right now. */
+  | 'in_progress';
+
+/** A submission refused before anything was stored. */
+export class LeadRefusal extends Error {
+  override name = 'LeadRefusal';
+  readonly reason: LeadRefusalReason;
+  readonly quota: { usage: QuotaUsage; retryAfterSeconds: number } | null;
+
+  constructor(reason: LeadRefusalReason, message: string, quota: LeadRefusal['quota'] = null) {
+    super(message);
+    this.reason = reason;
+    this.quota = quota;
+  }
+}
