@@ -11,6 +11,7 @@ import { filtersOf } from './filters.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { RecorderBusyError } from './recorder.ts';
+import { listEvents } from './rollup-reads.ts';
 import {
   Accepted,
   EventList,
@@ -22,7 +23,6 @@ import {
   type TrackInput,
 } from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import { listEvents } from './store.ts';
 import { parseTrackBody } from './track.ts';
 import { SCRIPT_HEADERS, SCRIPT_PATH, trackerScript } from './tracker-script.ts';
 

@@ -2,8 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { hasFilters, NONE, type StatsFilters } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { firstDay, readBotsDropped, readStats, type StatsRange } from './rollup-reads.ts';
 import { sourceCategory } from './sources.ts';
-import { firstDay, readBotsDropped, readStats, type StatsRange } from './store.ts';
 import { utcDay } from './track.ts';
 import {
   CONVERSION_BREAKDOWNS,

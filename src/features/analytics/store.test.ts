@@ -3,15 +3,9 @@ import { createTestDatabase, type TestDatabase, testEngines } from '../../../tes
 import { migrateToLatest } from '../../db/migrate.ts';
 import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { listEvents } from './rollup-reads.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import {
-  type AnalyticsEventRow,
-  daySalt,
-  listEvents,
-  pruneAnalyticsDays,
-  trackedRow,
-  writeBatch,
-} from './store.ts';
+import { type AnalyticsEventRow, daySalt, pruneAnalyticsDays, trackedRow, writeBatch } from './store.ts';
 
 const engines = await testEngines();
 

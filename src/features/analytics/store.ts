@@ -1,9 +1,15 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
-import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
-import type { Database } from '../../db/schema.ts';
+import { incrementCounter } from '../../db/rate-limiter.ts';
 import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
-import { topBy } from './rank.ts';
+import {
+  EVENTS_INSERT,
+  insertQuery,
+  ROLLUPS_UPSERT,
+  VISIT_ROLLUPS_UPSERT,
+  VISITORS_INSERT,
+  VISITS_UPSERT,
+} from './insert-shapes.ts';
 import {
   type analyticsVisitDailyTable,
   type analyticsVisitsTable,
@@ -245,130 +251,6 @@ function visitFromDb(row: VisitRow): VisitRow {
   };
 }
 
-/** A multi-row INSERT of one table: its columns and what follows the VALUES list. */
-interface InsertShape<Row> {
-  table: keyof Database;
-  columns: readonly (keyof Row & string)[];
-  /** `on conflict …`, `returning …`: the same text on SQLite and PostgreSQL. */
-  suffix: string;
-  /** SQL text by engine and row count, built once. */
-  texts: Map<string, string>;
-}
-
-const EVENTS_INSERT: InsertShape<AnalyticsEventRow> = {
-  table: 'analytics_events',
-  columns: [
-    'id',
-    'type',
-    'page',
-    'referrer',
-    'referrer_host',
-    'title',
-    'properties',
-    'session_id',
-    'country',
-    'visitor_hash',
-    'day',
-    'created_at',
-    'visit_id',
-    'source',
-    'utm_source',
-    'utm_medium',
-    'utm_campaign',
-    'device',
-    'browser',
-    'os',
-  ],
-  suffix: '',
-  texts: new Map(),
-};
-const VISIT_COLUMNS = [
-  'id',
-  'day',
-  'visitor_hash',
-  'started_at',
-  'last_at',
-  'new_visitor',
-  'entry_page',
-  'exit_page',
-  'pageviews',
-  'events',
-  'interactions',
-  'engagement_ms',
-  'conversions',
-  'source',
-  'referrer_host',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'country',
-  'device',
-  'browser',
-  'os',
-] as const satisfies readonly (keyof VisitRow)[];
-/** What an event can change in a stored visit; the rest is fixed when it starts. */
-const VISIT_MUTABLE = [
-  'last_at',
-  'exit_page',
-  'pageviews',
-  'events',
-  'interactions',
-  'engagement_ms',
-  'conversions',
-];
-const VISITS_UPSERT: InsertShape<VisitRow> = {
-  table: 'analytics_visits',
-  columns: VISIT_COLUMNS,
-  suffix: `on conflict ("id") do update set ${VISIT_MUTABLE.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`,
-  texts: new Map(),
-};
-const VISIT_ROLLUPS_UPSERT: InsertShape<Database['analytics_visit_daily']> = {
-  table: 'analytics_visit_daily',
-  columns: ['dimension', 'day', 'value', ...VISIT_METRICS],
-  suffix: `on conflict ("dimension", "day", "value") do update set ${VISIT_METRICS.map(
-    (m) => `"${m}" = "analytics_visit_daily"."${m}" + excluded."${m}"`,
-  ).join(', ')}`,
-  texts: new Map(),
-};
-const VISITORS_INSERT: InsertShape<Database['analytics_visitors']> = {
-  table: 'analytics_visitors',
-  columns: ['day', 'visitor_hash'],
-  suffix: 'on conflict do nothing returning "day", "visitor_hash"',
-  texts: new Map(),
-};
-const ROLLUPS_UPSERT: InsertShape<Database['analytics_daily']> = {
-  table: 'analytics_daily',
-  columns: ['dimension', 'day', 'value', 'count'],
-  suffix:
-    'on conflict ("dimension", "day", "value") do update set "count" = "analytics_daily"."count" + excluded."count"',
-  texts: new Map(),
-};
-
-/**
- * The multi-row INSERT of a batch, its text built once per engine and row count: Kysely's query
- * builder spent more CPU turning a batch of rows into SQL than the database spent storing them
- * (a single-event commit, what a quiet site makes, cost 91 µs through the builder, 68 µs so).
- */
-function insertQuery<Row>(
-  engine: 'sqlite' | 'postgres',
-  shape: InsertShape<Row>,
-  rows: Row[],
-): CompiledQuery {
-  const key = `${engine}:${rows.length}`;
-  let text = shape.texts.get(key);
-  if (text === undefined) {
-    let n = 0;
-    const placeholder = engine === 'postgres' ? () => `$${++n}` : () => '?';
-    const tuples = rows.map(() => `(${shape.columns.map(placeholder).join(', ')})`);
-    const columns = shape.columns.map((c) => `"${c}"`).join(', ');
-    text = `insert into "${shape.table}" (${columns}) values ${tuples.join(', ')} ${shape.suffix}`.trimEnd();
-    shape.texts.set(key, text);
-  }
-  const parameters: unknown[] = [];
-  for (const row of rows) for (const column of shape.columns) parameters.push(row[column]);
-  return CompiledQuery.raw(text, parameters);
-}
-
 /**
  * The salt of `day`, created by whichever instance asks first; older salts go (and visitor rows older
  * than the day before, see pruneAnalyticsDays).
@@ -406,115 +288,4 @@ export async function pruneAnalyticsDays(db: Db, today: string): Promise<number>
 
 function previousDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-}
-
-export interface StatsRange {
-  from: string;
-  to: string;
-}
-
-/** Every value of a dimension over the range with its count (one scan; ranked by the caller). */
-async function sums(db: DbOrTx, dimension: Dimension, range: StatsRange) {
-  const rows = await db
-    .selectFrom('analytics_daily')
-    .select(['value', (eb) => eb.fn.sum<number>('count').as('total')])
-    .where('dimension', '=', dimension)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .groupBy('value')
-    .execute();
-  return rows.map((r) => ({ value: r.value, count: Number(r.total) }));
-}
-
-async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: number) {
-  return topBy(await sums(db, dimension, range), (r) => r.count, top);
-}
-
-async function sumOf(db: DbOrTx, dimension: Dimension, range: StatsRange) {
-  const row = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => eb.fn.sum<number | null>('count').as('total'))
-    .where('dimension', '=', dimension)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
-}
-
-/** The first day with any event, or null on an empty database. */
-export async function firstDay(db: Db): Promise<string | null> {
-  const row = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => eb.fn.min<string | null>('day').as('first'))
-    .where('dimension', '=', 'total')
-    .executeTakeFirst();
-  return row?.first ?? null;
-}
-
-export interface StatsRows {
-  totalEvents: number;
-  uniqueVisitors: number;
-  uniquePages: number;
-  pages: { value: string; count: number }[];
-  countries: { value: string; count: number }[];
-  types: { value: string; count: number }[];
-  referrers: { value: string; count: number }[];
-  daily: { day: string; dimension: string; count: number }[];
-  botsDropped: number;
-}
-
-/** Every aggregate of the stats route, read from the rollups only (never from analytics_events). */
-export async function readStats(db: Db, range: StatsRange, top: number): Promise<StatsRows> {
-  const [totalEvents, uniqueVisitors, allPages, countries, types, referrers, daily, counters] =
-    await Promise.all([
-      sumOf(db, 'total', range),
-      sumOf(db, 'visitors', range),
-      sums(db, 'page', range),
-      ranked(db, 'country', range, top),
-      ranked(db, 'type', range, top),
-      ranked(db, 'referrer', range, top),
-      db
-        .selectFrom('analytics_daily')
-        .select(['day', 'dimension', 'count'])
-        .where('dimension', 'in', ['total', 'visitors'])
-        .where('day', '>=', range.from)
-        .where('day', '<=', range.to)
-        .execute(),
-      readCounters(db, [BOTS_COUNTER]),
-    ]);
-  return {
-    totalEvents,
-    uniqueVisitors,
-    uniquePages: allPages.filter((p) => p.count > 0).length,
-    pages: topBy(allPages, (p) => p.count, top),
-    countries,
-    types,
-    referrers,
-    daily: daily.map((r) => ({ day: r.day, dimension: r.dimension, count: Number(r.count) })),
-    botsDropped: counters[BOTS_COUNTER] ?? 0,
-  };
-}
-
-export async function readBotsDropped(db: Db): Promise<number> {
-  return (await readCounters(db, [BOTS_COUNTER]))[BOTS_COUNTER] ?? 0;
-}
-
-export async function listEvents(db: Db, page: number, limit: number) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('analytics_events')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    // The rollup total equals the events' count (same transaction) and costs no table scan.
-    db
-      .selectFrom('analytics_daily')
-      .select((eb) => eb.fn.sum<number | null>('count').as('total'))
-      .where('dimension', '=', 'total')
-      .executeTakeFirst(),
-  ]);
-  return { rows, total: Number(total?.total ?? 0) };
 }

@@ -2,7 +2,7 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type Db, engineOf } from '../../db/database.ts';
 import { FILTER_COLUMNS, type StatsFilters } from './filters.ts';
 import { topBy } from './rank.ts';
-import type { StatsRange } from './store.ts';
+import type { StatsRange } from './rollup-reads.ts';
 import { VISIT_METRICS, type VisitDimension, type VisitMetrics } from './visits.ts';
 
 /** Breakdowns of the stats answer and the visit column or rollup dimension each reads. */
