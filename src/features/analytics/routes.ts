@@ -102,10 +102,13 @@ const statsRoute = createRoute({
   tags: ['Analytics'],
   summary: 'Aggregates over a date range',
   description:
-    'Total events, unique pages, unique visitors (summed per day), top pages, top countries, event types, ' +
-    'top referrers (by host) and a daily series, for the inclusive UTC days `from`..`to` ' +
+    'Total events, unique pages, unique visitors (summed per day), visits (a 30-minute gap ends one), page views, ' +
+    'bounce rate, visit duration, time on page, conversions and conversion rate; top pages, countries, event types ' +
+    'and referrers; the breakdowns by source, UTM source/medium/campaign, device, browser, OS, entry and exit page; ' +
+    'the conversion table; and a daily series, for the inclusive UTC days `from`..`to` ' +
     `(default: from the first recorded day, at most ${L.stats.maxRangeDays} days back, to today). ` +
-    'Read from rollups maintained on write.',
+    'The filters select visits and the whole report is over them and their events. Without filters it is read ' +
+    'from rollups maintained on write; with filters, from the visits they select.',
   request: { query: StatsQuery },
   responses: {
     200: { description: 'Statistics', content: { 'application/json': { schema: Stats } } },
