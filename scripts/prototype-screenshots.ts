@@ -1,6 +1,6 @@
 /**
  * Renders built-in prototypes and screenshots them in Chromium, for the docs and for looking at them:
- *   node scripts/prototype-screenshots.ts <out-dir> [kind] [style] [industry] [es]
+ *   npx node scripts/prototype-screenshots.ts <out-dir> [kind] [style] [industry] [es]
  * With only <out-dir> it writes the two images committed under docs/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -6,37 +6,15 @@ import { getPath } from 'hono/utils/url';
 import packageJson from '../package.json' with { type: 'json' };
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/unavailable.ts';
 import type { Dependencies } from './dependencies.ts';
-import { adminRoutes } from './features/admin/routes.ts';
-import { AI_PREFIX, AI_RESPONSE_HEADERS, aiErrorStyle, aiRoutes } from './features/ai/routes.ts';
-import { analyticsRoutes, TRACK_PATH, TRACK_RESPONSE_HEADERS } from './features/analytics/routes.ts';
-import { chatRoutes } from './features/chat/routes.ts';
-import { contactRoutes } from './features/contact/routes.ts';
-import { diagnosticsRoutes } from './features/diagnostics/routes.ts';
-import { docsRoutes } from './features/docs/routes.ts';
-import { healthRoutes } from './features/health/routes.ts';
-import { leadRoutes } from './features/leads/routes.ts';
-import { metricsRoutes } from './features/metrics/routes.ts';
-import { postsRoutes } from './features/posts/routes.ts';
-import { prototypeRoutes } from './features/prototypes/routes.ts';
-import { seoRoutes } from './features/seo/routes.ts';
-import { supportRoutes, TICKETS_PATH } from './features/support/routes.ts';
 import { bodyLimiter, JSON_ONLY_MESSAGE } from './http/body.ts';
 import { brokenRequestStatus } from './http/broken-request.ts';
 import { answerPreflight } from './http/cors.ts';
 import { type Dispatch, withEdge } from './http/edge.ts';
+import { EDGE_HOOKS, type EdgeHook } from './http/edge-hooks.ts';
 import type { AppEnv, RequestEnv } from './http/env.ts';
 import { ApiError, type ErrorCode, sendError } from './http/errors.ts';
 import { RouteTable } from './http/route-table.ts';
 import { StaticPathMemoRouter } from './http/router.ts';
-
-/**
- * Route prefixes that answer errors in an envelope of their own (the AI routes keep ai-api.md's
- * lower-case codes); everything else uses the backend envelope of contract.md.
- */
-export interface ErrorStyle {
-  prefix: string;
-  render: (c: Context<AppEnv>, error: ApiError) => Response;
-}
 
 const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
@@ -52,16 +30,19 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 /** Methods whose requests may carry a body, and so go through the body limit. */
 const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** Paths that read their own (multipart or beacon) bodies with their own limits. */
-const STREAMED_UPLOAD_PATHS = new Set<string>(['/api/analytics/track', TICKETS_PATH]);
+export interface AppOptions {
+  /** The cross-cutting work every request goes through (default: `EDGE_HOOKS` of `http/edge-hooks.ts`). */
+  edgeHooks?: readonly EdgeHook[];
+}
 
-export function createApp(deps: Dependencies) {
+/** The app: the edge around one sub-app per feature (`deps.features`), with the shared error handling. */
+export function createApp(deps: Dependencies, options: AppOptions = {}) {
+  const { paths } = deps;
   const app = new OpenAPIHono<AppEnv>({
     router: new StaticPathMemoRouter(),
     // The edge has worked the path out already (`env` is its request scope).
     getPath: (request, options) => (options?.env as RequestEnv | undefined)?.path ?? getPath(request),
   });
-  const errorStyles: ErrorStyle[] = [];
   let routeTable: RouteTable | null = null;
   const routes = () => {
     routeTable ??= new RouteTable(app.routes);
@@ -85,7 +66,7 @@ export function createApp(deps: Dependencies) {
   }
 
   function handleError(error: unknown, c: Context<AppEnv>): Response {
-    const brokenStatus = brokenRequestStatus(c.env.incoming);
+    const brokenStatus = brokenRequestStatus(c.env.incoming, c.env.outgoing);
     if (brokenStatus !== null) {
       // The connection is done (Node has answered, or the client left): nothing more reaches it.
       c.env.logger.info(
@@ -113,34 +94,19 @@ export function createApp(deps: Dependencies) {
   }
 
   function renderError(c: Context<AppEnv>, error: ApiError): Response {
-    const style = errorStyles.find((s) => c.req.path.startsWith(s.prefix));
-    return style ? style.render(c, error) : sendError(c, error);
+    return sendError(c, error, paths.errorEnvelopeFor(c.req.path));
   }
 
   const allowedOrigins = new Set(deps.config.corsOrigins);
   app.options('*', (c) => answerPreflight(c, { allowedOrigins, routes }));
   // Only a body some route will read is limited: an unknown path stays 404 and a wrong method 405
   // (with `Allow`), whatever the size of the body sent with them.
-  const limitBody = bodyLimiter({ skip: (path) => STREAMED_UPLOAD_PATHS.has(path) });
+  const limitBody = bodyLimiter({ skip: (path) => paths.readsOwnBody(path) });
   app.on(BODY_METHODS, ['*'], (c, next) =>
     routes().routeOf(c.req.method, c.req.path) === null ? next() : limitBody(c, next),
   );
 
-  app.route('/', healthRoutes());
-  app.route('/', docsRoutes());
-  app.route('/', chatRoutes());
-  app.route('/', leadRoutes());
-  app.route('/', prototypeRoutes());
-  app.route('/', metricsRoutes());
-  app.route('/', postsRoutes());
-  app.route('/', seoRoutes());
-  app.route('/', diagnosticsRoutes());
-  app.route('/', contactRoutes());
-  app.route('/', analyticsRoutes());
-  errorStyles.push(aiErrorStyle);
-  app.route('/', aiRoutes());
-  app.route('/', supportRoutes());
-  app.route('/', adminRoutes());
+  for (const feature of deps.features) if (feature.routes) app.route('/', feature.routes);
 
   const openApiDocument = () =>
     app.getOpenAPI31Document({
@@ -178,13 +144,9 @@ export function createApp(deps: Dependencies) {
   app.fetch = withEdge(app.fetch as Dispatch, {
     deps,
     allowedOrigins,
-    headersFor: (path) =>
-      path.startsWith(AI_PREFIX)
-        ? AI_RESPONSE_HEADERS
-        : path === TRACK_PATH
-          ? TRACK_RESPONSE_HEADERS
-          : undefined,
+    paths,
     routes,
+    hooks: options.edgeHooks ?? EDGE_HOOKS,
   }) as typeof app.fetch;
   return app;
 }

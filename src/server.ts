@@ -1,10 +1,9 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ServerType, serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { type App, createApp } from './app.ts';
 import type { Dependencies } from './dependencies.ts';
-import { AI_PREFIX } from './features/ai/routes.ts';
-import { answerClientError } from './http/client-error.ts';
+import { answerClientError, ResponsesInFlight } from './http/client-error.ts';
 import { EdgeServerResponse } from './http/edge-response.ts';
 
 export const SERVER_TIMEOUTS = {
@@ -22,40 +21,49 @@ export function requestTimeoutMs(uploadTimeoutMs: number): number {
 }
 
 export interface RunningServer {
-  server: ServerType;
+  server: Server;
   port: number;
   url: string;
   /** Stops accepting, lets in-flight requests and running jobs finish within the bound, closes the db. */
   shutdown(): Promise<void>;
 }
 
+/**
+ * The app's HTTP server, not yet listening: Node's server with the edge's response class, the app
+ * behind @hono/node-server's request listener, and the answer to requests that never arrive.
+ */
+export function createAppServer(
+  deps: Pick<Dependencies, 'config' | 'logger' | 'paths'>,
+  app: Pick<App, 'fetch'>,
+  options: { checkIntervalMs?: number } = {},
+): Server {
+  const listener = getRequestListener(app.fetch, { hostname: deps.config.host });
+  const inFlight = new ResponsesInFlight();
+  const server = createServer(
+    {
+      // The class is generic over its request type; the server only ever builds it with IncomingMessage.
+      ServerResponse: EdgeServerResponse as typeof ServerResponse,
+      // How often Node checks requestTimeout and headersTimeout (its default, 30 s, makes them late).
+      connectionsCheckingInterval: options.checkIntervalMs ?? SERVER_TIMEOUTS.checkIntervalMs,
+    },
+    (request, response) => {
+      inFlight.track(request, response);
+      return listener(request, response);
+    },
+  );
+  // Slow-drip bodies are cut instead of holding a connection forever: the bound is past the ticket
+  // upload's own (UPLOAD_TIMEOUT_MS), so that route answers first. Past it, the answer is still in
+  // the envelope of the request's path (src/http/client-error.ts).
+  server.requestTimeout = requestTimeoutMs(deps.config.uploadTimeoutMs);
+  server.headersTimeout = SERVER_TIMEOUTS.headersMs;
+  server.on('clientError', answerClientError(deps.logger, { paths: deps.paths, inFlight }));
+  return server;
+}
+
 /** Serves the app on config.host:config.port (port 0 picks a free one) and starts the queue workers. */
 export async function startServer(deps: Dependencies, app: App = createApp(deps)): Promise<RunningServer> {
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        port: deps.config.port,
-        hostname: deps.config.host,
-        createServer,
-        serverOptions: {
-          // The class is generic over its request type; the server only ever builds it with IncomingMessage.
-          ServerResponse: EdgeServerResponse as typeof ServerResponse,
-          // How often Node checks requestTimeout and headersTimeout (its default, 30 s, makes them late).
-          connectionsCheckingInterval: SERVER_TIMEOUTS.checkIntervalMs,
-        },
-      },
-      () => resolve(s),
-    );
-  });
-  if ('requestTimeout' in server) {
-    // Slow-drip bodies are cut instead of holding a connection forever: the bound is past the ticket
-    // upload's own (UPLOAD_TIMEOUT_MS), so that route answers first. Past it, the answer is still in
-    // the envelope of the request's path (src/http/client-error.ts).
-    server.requestTimeout = requestTimeoutMs(deps.config.uploadTimeoutMs);
-    server.headersTimeout = SERVER_TIMEOUTS.headersMs;
-    server.on('clientError', answerClientError(deps.logger, { aiPrefix: AI_PREFIX }));
-  }
+  const server = createAppServer(deps, app);
+  await new Promise<void>((resolve) => server.listen(deps.config.port, deps.config.host, resolve));
   if (deps.config.workersEnabled) {
     deps.worker.start();
     deps.housekeeping.start();
@@ -72,15 +80,15 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
       //    is answered (Node would keep each open for its keep-alive timeout, 5 s + 1 s, and the
       //    shutdown with it).
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
-      if ('keepAliveTimeout' in server) server.keepAliveTimeout = 1;
+      server.closeIdleConnections();
+      server.keepAliveTimeout = 1;
       if ('keepAliveTimeoutBuffer' in server) server.keepAliveTimeoutBuffer = 0;
       // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish, and
       //    the workers stop claiming jobs while the running ones get the same bound.
       deps.signalShutdown();
       const workersStopped = deps.worker.stop(bound);
       await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, bound).unref())]);
-      if ('closeAllConnections' in server) server.closeAllConnections();
+      server.closeAllConnections();
       await workersStopped;
       // 3. What is left of the bound for the hand-overs; jobs still running are re-run elsewhere
       //    after their lease. The database closes.

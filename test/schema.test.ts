@@ -11,9 +11,10 @@ import {
   analyticsDailyTable,
   analyticsEventsTable,
   analyticsSaltsTable,
+  analyticsVisitDailyTable,
   analyticsVisitorsTable,
-} from '../src/features/analytics/store.ts';
-import { analyticsVisitDailyTable, analyticsVisitsTable } from '../src/features/analytics/visits.ts';
+  analyticsVisitsTable,
+} from '../src/features/analytics/tables.ts';
 import { chatMessagesTable } from '../src/features/chat/history-store.ts';
 import { contactSubmissionsTable } from '../src/features/contact/store.ts';
 import {

@@ -2,6 +2,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
+import { PRINTED_IPV4 } from '../text/ipv4.ts';
 
 export interface ClientOrigin {
   /** The visitor's IP as this service trusts it, or null when it cannot be known. */
@@ -10,9 +11,6 @@ export interface ClientOrigin {
   country: string | null;
 }
 
-/** A dotted-quad IPv4 address exactly as ipaddr.js would print it (no leading zeros, no spaces). */
-export const PRINTED_IPV4 =
-  /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const IPV4_MAPPED_PREFIX = '::ffff:';
 
 /** The address in ipaddr.js's printed form (IPv4-mapped IPv6 as IPv4), or null when it is not one. */

@@ -4,9 +4,11 @@ import { type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 export type EdgeHeaders = Record<string, string>;
 
 /**
- * The server's response class: writes the edge's headers (request id, `nosniff`, CORS) in the same
- * `writeHead` call as the handler's own, whatever built the response (a handler, an error handler,
- * the adapter's own fallback, a stream).
+ * The server's response class (Node's documented `ServerResponse` option of `createServer`): writes
+ * the edge's headers (request id, `nosniff`, CORS) in the same `writeHead` call as the handler's own,
+ * whatever built the response (a handler, an error handler, the adapter's own fallback, a stream).
+ * Node documents that `write()`/`end()` without `writeHead()` call it with the implicit headers, so
+ * every response goes through the override.
  *
  * Why not `c.header()`: any header set through Hono's context turns the response's headers into a
  * WHATWG `Headers` object, which @hono/node-server must then copy header by header into a plain
@@ -16,6 +18,13 @@ export type EdgeHeaders = Record<string, string>;
  */
 export class EdgeServerResponse extends ServerResponse {
   edgeHeaders: EdgeHeaders | undefined;
+  /** The request's path as the app routed it (for the answer to a request that never arrived). */
+  routedPath: string | undefined;
+  /**
+   * The status the server's `clientError` handler sent on the connection while this request's body
+   * was arriving (src/http/client-error.ts); the app logs and counts the request with it.
+   */
+  clientErrorStatus: number | undefined;
 
   override writeHead(
     statusCode: number,

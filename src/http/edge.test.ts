@@ -1,8 +1,11 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Dependencies } from '../dependencies.ts';
+import type { Infrastructure } from '../infrastructure.ts';
 import { type Dispatch, withEdge } from './edge.ts';
+import type { EdgeHook, EdgeRequest } from './edge-hooks.ts';
 import type { RequestEnv } from './env.ts';
+import { ApiError } from './errors.ts';
+import { PathRules } from './paths.ts';
 import { RouteTable } from './route-table.ts';
 
 /** The edge in-process (no Node response): its headers go onto whatever response the app returned. */
@@ -18,9 +21,9 @@ describe('withEdge in-process', () => {
   ]);
   const edgeOf = (dispatch: Dispatch) =>
     withEdge(dispatch, {
-      deps: deps as unknown as Dependencies,
+      deps: deps as unknown as Infrastructure,
       allowedOrigins: new Set(['https://agency.example']),
-      headersFor: (path) => (path.startsWith('/api/ai/') ? { 'cache-control': 'no-store' } : undefined),
+      paths: new PathRules([{ prefix: '/api/ai/', headers: { 'cache-control': 'no-store' } }]),
       routes: () => routes,
     });
 
@@ -74,6 +77,113 @@ describe('withEdge in-process', () => {
     ).rejects.toThrow('error handler failed');
     expect(lines.find((l) => l.msg === 'request' && l.requestId === 'rejected')).toMatchObject({
       route: '/items/:id',
+      status: 500,
+    });
+  });
+});
+
+/** The extension point: hooks run for every request, in order, and may answer it themselves. */
+describe('withEdge with hooks', () => {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const deps = { logger, metrics: { observeRequest: () => {} } };
+  const routes = new RouteTable([{ method: 'GET', path: '/items/:id' }]);
+  const calls: string[] = [];
+  const edgeOf = (hooks: EdgeHook[], dispatch: Dispatch = () => new Response('app')) =>
+    withEdge(dispatch, {
+      deps: deps as unknown as Infrastructure,
+      allowedOrigins: new Set(),
+      paths: new PathRules([
+        {
+          prefix: '/api/ai/',
+          errorEnvelope: (error) => ({ status: 400, body: { ai: error.code }, headers: {} }),
+        },
+      ]),
+      routes: () => routes,
+      hooks,
+    });
+  const recorder = (name: string, answer?: (request: EdgeRequest) => Response | undefined): EdgeHook => ({
+    name,
+    onRequest(request) {
+      calls.push(`${name}:request`);
+      return answer?.(request);
+    },
+    onResponse(_request, status) {
+      calls.push(`${name}:response:${status}`);
+    },
+  });
+
+  it('runs each hook before the app and after the answer (the last one first); headers they add are sent', async () => {
+    calls.length = 0;
+    const fetch = edgeOf([
+      {
+        name: 'header',
+        onRequest(request) {
+          request.responseHeaders['x-served-by'] = 'edge-test';
+          return undefined;
+        },
+      },
+      recorder('a'),
+      recorder('b'),
+    ]);
+    const res = await fetch(new Request('http://x/items/1'));
+    expect(await res.text()).toBe('app');
+    expect(res.headers.get('x-served-by')).toBe('edge-test');
+    expect(calls).toEqual(['a:request', 'b:request', 'b:response:200', 'a:response:200']);
+  });
+
+  it('a hook may answer (in the path’s envelope): later hooks and the app do not run; the answer is logged', async () => {
+    calls.length = 0;
+    let appRan = false;
+    const fetch = edgeOf(
+      [
+        recorder('a'),
+        recorder('auth', (request) => request.reject(new ApiError('UNAUTHORIZED', 'no'))),
+        recorder('c'),
+      ],
+      () => {
+        appRan = true;
+        return new Response('app');
+      },
+    );
+    const backend = await fetch(new Request('http://x/items/1', { headers: { 'X-Request-Id': 'hook-401' } }));
+    expect(backend.status).toBe(401);
+    expect(backend.headers.get('x-request-id')).toBe('hook-401');
+    expect(await backend.json()).toEqual({
+      success: false,
+      error: { code: 'UNAUTHORIZED', message: 'no', requestId: 'hook-401' },
+    });
+    expect(appRan).toBe(false);
+    expect(calls).toEqual(['a:request', 'auth:request', 'auth:response:401', 'a:response:401']);
+    expect(lines.find((l) => l.msg === 'request' && l.requestId === 'hook-401')).toMatchObject({
+      status: 401,
+    });
+    const ai = await fetch(new Request('http://x/api/ai/x'));
+    expect(await ai.json()).toEqual({ ai: 'UNAUTHORIZED' });
+  });
+
+  it('an asynchronous hook is waited for; one that throws fails the request with a logged 500', async () => {
+    const fetch = edgeOf([
+      {
+        name: 'async',
+        onRequest: async (request) =>
+          request.path === '/items/2' ? request.reject(new ApiError('NOT_FOUND', 'gone')) : undefined,
+      },
+    ]);
+    expect((await fetch(new Request('http://x/items/1'))).status).toBe(200);
+    expect((await fetch(new Request('http://x/items/2'))).status).toBe(404);
+    const failing = edgeOf([
+      {
+        name: 'broken',
+        onRequest: () => {
+          throw new Error('hook broke');
+        },
+      },
+    ]);
+    await expect(async () =>
+      failing(new Request('http://x/items/3', { headers: { 'X-Request-Id': 'hook-threw' } })),
+    ).rejects.toThrow('hook broke');
+    expect(lines.find((l) => l.msg === 'request' && l.requestId === 'hook-threw')).toMatchObject({
       status: 500,
     });
   });

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Dependencies } from '../dependencies.ts';
+import type { Infrastructure } from '../infrastructure.ts';
 
 /**
- * What every handler reads from `c.env`: the dependencies and the request's id and logger, put there
- * by the edge (`http/edge.ts`) before Hono sees the request; on the real server also Node's request
- * and response (the adapter's own bindings, used for the socket address and streamed bodies).
+ * What every handler reads from `c.env`: the shared infrastructure and the request's id and logger,
+ * put there by the edge (`http/edge.ts`) before Hono sees the request; on the real server also Node's
+ * request and response (the adapter's documented bindings, used for the socket address and streamed
+ * bodies).
  */
 export interface RequestEnv {
-  readonly deps: Dependencies;
+  readonly deps: Infrastructure;
   readonly requestId: string;
   /** The request's path, worked out once by the edge (Hono's router reads it too, see app.ts). */
   readonly path: string;

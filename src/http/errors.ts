@@ -54,11 +54,34 @@ export function errorEnvelope(code: ErrorCode, message: string, requestId: strin
   return { success: false, error: { code, message, requestId } };
 }
 
-export function sendError(c: Context<AppEnv>, error: ApiError): Response {
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  const body = errorEnvelope(error.code, error.message, c.env.requestId);
+/** An error answer in some envelope, before it becomes a response. */
+export interface ErrorAnswer {
+  status: ContentfulStatusCode;
+  body: object;
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A path's error envelope: what its answers to an `ApiError` look like. Also used where no Hono
+ * context exists (the edge's hooks, the server's answer to a request that never arrived).
+ */
+export type ErrorEnvelopeOf = (error: ApiError, requestId: string) => ErrorAnswer;
+
+/** The backend envelope of contract.md: `{"success":false,"error":{"code","message","requestId"}}`. */
+export const backendEnvelope: ErrorEnvelopeOf = (error, requestId) => {
+  const body = errorEnvelope(error.code, error.message, requestId);
   if (error.details) Object.assign(body.error, error.details);
-  return c.json(body, error.status);
+  return { status: error.status, body, headers: error.headers };
+};
+
+export function sendError(
+  c: Context<AppEnv>,
+  error: ApiError,
+  envelope: ErrorEnvelopeOf = backendEnvelope,
+): Response {
+  const { status, body, headers } = envelope(error, c.env.requestId);
+  for (const name in headers) c.header(name, headers[name]);
+  return c.json(body, status);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   NOT_TEXT,
   nestingDepth,
   parseHtmlBounded,
-} from '../http/html.ts';
+} from '../text/html.ts';
 
 /** A document read into blocks: headings and the paragraphs under them. */
 export interface ParsedDocument {

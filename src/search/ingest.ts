@@ -1,9 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import * as cheerio from 'cheerio';
-import { decodeMarkup, decodePlainText, looksBinary } from '../http/decode-text.ts';
-import { parseHtmlBounded } from '../http/html.ts';
 import { truncate } from '../integrations/llm/offline/text.ts';
+import { decodeMarkup, decodePlainText, looksBinary } from '../text/decode-text.ts';
+import { parseHtmlBounded } from '../text/html.ts';
 import { chunkDocument, type ParsedDocument, parseHtml, parseMarkdown } from './chunk.ts';
 import type { IndexedDocument, ReplaceOutcome, SqlSearchIndex } from './sql-search-index.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../test/support/database.ts';
 import { type StandIn, sendJson, startStandIn } from '../../test/support/stand-in.ts';
 import { createTestApp, type TestContext } from '../../test/support/test-app.ts';
-import { MAX_HTML_ELEMENTS } from '../http/html.ts';
+import { MAX_HTML_ELEMENTS } from '../text/html.ts';
 import {
   CHUNK_WORDS,
   chunkDocument,

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Engine } from '../../src/db/database.ts';
 import { createDependencies, type Dependencies, type DependencyOverrides } from '../../src/dependencies.ts';
+import type { EdgeHook } from '../../src/http/edge-hooks.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -37,6 +38,8 @@ export interface TestAppOptions {
   overrides?: Omit<DependencyOverrides, 'database'>;
   logLevel?: string;
   sqlitePath?: string;
+  /** Edge hooks instead of the service's own (`http/edge-hooks.ts`). */
+  edgeHooks?: readonly EdgeHook[];
   /** Adds routes to the app (e.g. a test-only route) before it serves. */
   extend?: (app: ReturnType<typeof createApp>) => void;
 }
@@ -61,7 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
   const logs = new LogCapture();
   const logger: Logger = createLogger(options.logLevel ?? 'info', logs.stream);
   const deps = await createDependencies(config, logger, { ...options.overrides, database: database.handle });
-  const app = createApp(deps);
+  const app = createApp(deps, { edgeHooks: options.edgeHooks });
   options.extend?.(app);
   return {
     deps,
@@ -85,7 +88,7 @@ export async function startTestServer(
   const logs = new LogCapture();
   const logger = createLogger(options.logLevel ?? 'info', logs.stream);
   const deps = await createDependencies(config, logger, { ...options.overrides, database: database.handle });
-  const app = createApp(deps);
+  const app = createApp(deps, { edgeHooks: options.edgeHooks });
   options.extend?.(app);
   const server = await startServer(deps, app);
   return {

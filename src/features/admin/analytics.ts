@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { type FilterName, filtersOf } from '../analytics/filters.ts';
-import { readAnalyticsStats, resolveRange } from '../analytics/stats.ts';
+import { type FilterName, filtersOf, readAnalyticsStats, resolveRange } from '../analytics/port.ts';
 
 /**
  * The analytics statistics the dashboard charts: the analytics feature's own stats functions (the

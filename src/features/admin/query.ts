@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { LeadClassification, LeadStatus, PipedriveOutcome, PrototypeKind } from '../leads/store.ts';
+import type { LeadClassification, LeadStatus, PipedriveOutcome, PrototypeKind } from '../leads/port.ts';
 import type { LeadSort } from './limits.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { wholeNumberParam } from '../../http/schemas.ts';
-import { PipedriveOutcomeSchema } from '../leads/schemas.ts';
+import { PipedriveOutcomeSchema } from '../leads/port.ts';
 import { ADMIN_LIMITS, ADMIN_PAGE, LEAD_SORTS } from './limits.ts';
 
 export const LEAD_STATUSES = ['new', 'spam', 'vendor', 'generating', 'completed', 'failed'] as const;

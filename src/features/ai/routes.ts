@@ -2,14 +2,13 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import type { ErrorStyle } from '../../app.ts';
 import { requireJson } from '../../http/body.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { ApiError, type ErrorCode } from '../../http/errors.ts';
-import { describeIssue } from '../../http/openapi.ts';
+import { ApiError, type ErrorCode, type ErrorEnvelopeOf } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
 import { sliceWhole } from '../../integrations/llm/offline/text.ts';
+import { describeIssue } from '../../text/validation-message.ts';
 import { AI_LIMITS, AI_RATE } from './limits.ts';
 import {
   AiErrorSchema,
@@ -35,25 +34,22 @@ const AI_ERRORS: Partial<Record<ErrorCode, { code: string; status: ContentfulSta
   VALIDATION_ERROR: { code: 'invalid_request', status: 400 },
   UNSUPPORTED_MEDIA_TYPE: { code: 'invalid_request', status: 400 },
   PAYLOAD_TOO_LARGE: { code: 'invalid_request', status: 400 },
+  // A body that never finished arriving (answered by the server, below the app): ai-api.md has no 408.
+  REQUEST_TIMEOUT: { code: 'invalid_request', status: 400 },
   METHOD_NOT_ALLOWED: { code: 'method_not_allowed', status: 405 },
   NOT_FOUND: { code: 'not_found', status: 404 },
   EXTERNAL_SERVICE_ERROR: { code: 'ai_request_failed', status: 502 },
   RATE_LIMITED: { code: 'rate_limited', status: 429 },
 };
 
-/** The AI routes' own envelope: `{"error":{"code","message"}}`. */
-export const aiErrorStyle: ErrorStyle = {
-  prefix: AI_PREFIX,
-  render(c: Context<AppEnv>, error: ApiError) {
-    const mapped = AI_ERRORS[error.code] ?? { code: 'internal_error', status: 500 as ContentfulStatusCode };
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    c.header('Cache-Control', 'no-store');
-    const message =
-      mapped.status >= 500 && mapped.code === 'internal_error'
-        ? 'Something went wrong on our side; please try again.'
-        : error.message;
-    return c.json({ error: { code: mapped.code, message } }, mapped.status);
-  },
+/** The AI routes' own envelope: `{"error":{"code","message"}}` (no-store comes with the path's headers). */
+export const aiErrorEnvelope: ErrorEnvelopeOf = (error) => {
+  const mapped = AI_ERRORS[error.code] ?? { code: 'internal_error', status: 500 as ContentfulStatusCode };
+  const message =
+    mapped.status >= 500 && mapped.code === 'internal_error'
+      ? 'Something went wrong on our side; please try again.'
+      : error.message;
+  return { status: mapped.status, body: { error: { code: mapped.code, message } }, headers: error.headers };
 };
 
 function describeAiError(error: ZodError): string {

@@ -231,7 +231,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       });
       expect(res.status).toBe(202);
     }
-    await server.deps.analytics.flush();
+    await server.deps.flush();
     expect(await eventCount(server)).toBe(before);
     expect(await counted()).toBe(bots + 3);
     expect((await stats(server)).botsDropped).toBe(bots + 3);
@@ -437,7 +437,7 @@ describe('analytics rate limit', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await send('203.0.113.10')).status).toBe(202);
-    await server.deps.analytics.flush();
+    await server.deps.flush();
     const row = await server.deps.db
       .selectFrom('rate_limits')
       .select('count')

@@ -1,10 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
+import type { Db } from '../../db/database.ts';
 import type { ClientOrigin } from '../../http/client-ip.ts';
 import { isBotAgent } from './bots.ts';
 import { type IngestDeps, ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { writeBatch } from './store.ts';
+import type { TrackedEvent } from './tables.ts';
 import { CONVERSION_TYPE, validateTrack } from './track.ts';
+import { VisitorHasher } from './visitor-hash.ts';
 
 const ContextObject = z.object({
   url: z.string().max(L.pageLength).optional().openapi({
@@ -43,32 +47,49 @@ function contextOf(input: AnalyticsContextInput): z.infer<typeof ContextObject> 
   }
 }
 
+/** Records the forms' conversions (built once by the module that owns the form). */
+export interface ConversionRecorder {
+  record(
+    input: AnalyticsContextInput,
+    client: { origin: ClientOrigin; userAgent: string },
+    form: 'lead' | 'contact',
+    logger: Logger,
+  ): Promise<boolean>;
+}
+
 /**
  * Records a `lead` conversion for a form sent from a page carrying the tracker: an event of type
  * `lead` from the same client (IP and User-Agent give the same daily visitor hash), so it lands on
- * the visitor's open visit, or starts one from the context's page and referrer. Best effort: the
- * form has already succeeded, so a failure here is logged, never thrown. Returns whether it was recorded.
+ * the visitor's open visit, or starts one from the context's page and referrer. A conversion is
+ * rare, so it commits in a transaction of its own (writeBatch of one event) rather than through the
+ * track route's group commit. Best effort: the form has already succeeded, so a failure here is
+ * logged, never thrown. `record` answers whether it was recorded.
  */
-export async function recordConversion(
-  deps: IngestDeps & { logger: Logger },
-  input: AnalyticsContextInput,
-  client: { origin: ClientOrigin; userAgent: string },
-  form: 'lead' | 'contact',
-): Promise<boolean> {
-  const context = contextOf(input);
-  if (context === null || isBotAgent(client.userAgent)) return false;
-  try {
-    const event = validateTrack({ url: context.url || '/', referrer: context.referrer ?? undefined });
-    await ingestEvent(
-      deps,
-      { ...event, type: CONVERSION_TYPE, properties: { form } },
-      client.origin,
-      client.userAgent,
-      { conversion: true },
-    );
-    return true;
-  } catch (error) {
-    deps.logger.warn({ err: error, form }, 'analytics conversion not recorded');
-    return false;
-  }
+export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRecorder {
+  const hasher = new VisitorHasher(deps.db);
+  const sink = {
+    visitorHash: (day: string, ip: string | null, userAgent: string) => hasher.hash(day, ip, userAgent),
+    record: (event: TrackedEvent) => writeBatch(deps.db, [event], 0),
+  };
+  return {
+    async record(input, client, form, logger) {
+      const context = contextOf(input);
+      if (context === null || isBotAgent(client.userAgent)) return false;
+      try {
+        const event = validateTrack({ url: context.url || '/', referrer: context.referrer ?? undefined });
+        await ingestEvent(
+          deps,
+          sink,
+          { ...event, type: CONVERSION_TYPE, properties: { form } },
+          client.origin,
+          client.userAgent,
+          { conversion: true },
+        );
+        return true;
+      } catch (error) {
+        logger.warn({ err: error, form }, 'analytics conversion not recorded');
+        return false;
+      }
+    },
+  };
 }

@@ -123,7 +123,8 @@ describe.each(engines)('GET /api/analytics/export on %s', (engine) => {
     const many = L.export.pageSize + 3;
     expect(many).toBeGreaterThan(L.export.pageSize);
     // Stored directly: thousands of beacons would only slow the test down.
-    const { writeBatch, trackedRow } = await import('./store.ts');
+    const { writeBatch } = await import('./store.ts');
+    const { trackedRow } = await import('./tables.ts');
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
     const rows = Array.from({ length: many }, (_, i) =>

@@ -5,7 +5,7 @@ import { FilterQuery, hasFilters, type StatsFilters } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import type { StatsRange } from './rollup-reads.ts';
 import { readAnalyticsStats } from './stats.ts';
-import type { AnalyticsEventRow } from './store.ts';
+import type { AnalyticsEventRow } from './tables.ts';
 import { visitCondition } from './visit-stats.ts';
 
 /** What can be exported: the events, or one list of the stats answer. */

@@ -1,15 +1,20 @@
 import type { Config } from '../../config.ts';
 import type { ClientOrigin } from '../../http/client-ip.ts';
 import type { GeoIp } from '../../integrations/geoip/geoip.ts';
-import type { AnalyticsRecorder } from './recorder.ts';
 import type { TrackInput } from './schemas.ts';
+import type { TrackedEvent } from './tables.ts';
 import { buildEventRow, utcDay } from './track.ts';
 import { clientOf } from './user-agent.ts';
 
 export interface IngestDeps {
   config: Config;
   geoip: GeoIp;
-  analytics: AnalyticsRecorder;
+}
+
+/** Where an event goes: the recorder (group commit), or a conversion's own transaction. */
+export interface EventSink {
+  visitorHash(day: string, ip: string | null, userAgent: string): Promise<string>;
+  record(event: TrackedEvent): Promise<void>;
 }
 
 /**
@@ -19,6 +24,7 @@ export interface IngestDeps {
  */
 export async function ingestEvent(
   deps: IngestDeps,
+  sink: EventSink,
   input: TrackInput,
   origin: ClientOrigin,
   userAgent: string,
@@ -27,7 +33,7 @@ export async function ingestEvent(
   const now = Date.now();
   const day = utcDay(now);
   const country = origin.country ?? (origin.ip ? deps.geoip.country(origin.ip) : null);
-  const visitorHash = await deps.analytics.visitorHash(day, origin.ip, userAgent);
+  const visitorHash = await sink.visitorHash(day, origin.ip, userAgent);
   const event = buildEventRow(input, {
     now,
     country,
@@ -36,7 +42,7 @@ export async function ingestEvent(
     client: clientOf(userAgent),
     conversion: options.conversion,
   });
-  await deps.analytics.record(event);
+  await sink.record(event);
 }
 
 const siteHostsOf = new WeakMap<Config, string[]>();

@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AnalyticsEventRow } from './store.ts';
-import { VISIT_METRICS, type VisitRow } from './visits.ts';
+import type { AnalyticsEventRow, VisitRow } from './tables.ts';
+import { VISIT_METRICS } from './visits.ts';
 
 /** A multi-row INSERT of one table: its columns and what follows the VALUES list. */
 export interface InsertShape<Row> {

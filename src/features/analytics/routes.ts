@@ -10,7 +10,7 @@ import { ExportQuery, eventsCsv, reportCsv } from './export.ts';
 import { filtersOf } from './filters.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { RecorderBusyError } from './recorder.ts';
+import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
 import { listEvents } from './rollup-reads.ts';
 import {
   Accepted,
@@ -168,7 +168,8 @@ const eventsRoute = createRoute({
   },
 });
 
-export function analyticsRoutes() {
+/** The analytics routes; events are written through `recorder` (group commit, per-IP limit). */
+export function analyticsRoutes(recorder: AnalyticsRecorder) {
   const router = createRouter();
   // Documented through the registry, served by a plain handler: the body is parsed here (several
   // content types), not by the JSON validator that createRoute would install.
@@ -176,7 +177,7 @@ export function analyticsRoutes() {
   router.post(trackRoute.path, async (c) => {
     const { deps } = c.env;
     const origin = clientOrigin(c, deps.config.trustProxy);
-    const retryAfter = deps.analytics.limiter?.take(limitKey(origin.ip) ?? 'unknown');
+    const retryAfter = recorder.limiter?.take(limitKey(origin.ip) ?? 'unknown');
     if (retryAfter) {
       throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
         headers: { 'Retry-After': String(retryAfter) },
@@ -191,11 +192,11 @@ export function analyticsRoutes() {
     }
     const userAgent = c.req.header('user-agent') ?? '';
     if (isBotAgent(userAgent)) {
-      deps.analytics.countBot();
+      recorder.countBot();
       return c.json({ success: true as const }, 202);
     }
     try {
-      await ingestEvent(deps, input, origin, userAgent);
+      await ingestEvent(deps, recorder, input, origin, userAgent);
     } catch (error) {
       if (error instanceof RecorderBusyError) {
         throw new ApiError('RATE_LIMITED', 'Analytics is busy; retry in a moment.', {

@@ -5,7 +5,8 @@ import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { listEvents } from './rollup-reads.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import { type AnalyticsEventRow, daySalt, pruneAnalyticsDays, trackedRow, writeBatch } from './store.ts';
+import { daySalt, pruneAnalyticsDays, writeBatch } from './store.ts';
+import { type AnalyticsEventRow, trackedRow } from './tables.ts';
 
 const engines = await testEngines();
 

@@ -1,7 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter } from '../../db/rate-limiter.ts';
-import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
 import {
   EVENTS_INSERT,
   insertQuery,
@@ -10,98 +9,8 @@ import {
   VISITORS_INSERT,
   VISITS_UPSERT,
 } from './insert-shapes.ts';
-import {
-  type analyticsVisitDailyTable,
-  type analyticsVisitsTable,
-  applyToVisits,
-  VISIT_METRICS,
-  type VisitRow,
-  visitKey,
-  visitRollupDeltas,
-} from './visits.ts';
-
-/** The `analytics_events` table (migrations 0006 and 0010). */
-export const analyticsEventsTable = table({
-  id: text(),
-  type: text(),
-  page: text(),
-  referrer: text().orNull(),
-  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
-  referrer_host: text().orNull(),
-  title: text().orNull(),
-  properties: text().orNull(),
-  session_id: text().orNull(),
-  country: text().orNull(),
-  visitor_hash: text(),
-  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
-  day: text(),
-  created_at: bigint(),
-  /** The visit (analytics_visits) the event belongs to; set when its batch is written. */
-  visit_id: text().orNull(),
-  /** Where the event's page was reached from (sources.ts); null: direct or internal. */
-  source: text().orNull(),
-  utm_source: text().orNull(),
-  utm_medium: text().orNull(),
-  utm_campaign: text().orNull(),
-  device: text().orNull(),
-  browser: text().orNull(),
-  os: text().orNull(),
-});
-
-export type AnalyticsEventRow = RowOf<typeof analyticsEventsTable>;
-
-/** The `analytics_daily` table (migration 0006). */
-export const analyticsDailyTable = table({
-  dimension: text(),
-  day: text(),
-  value: text(),
-  count: bigint(),
-});
-
-/** The `analytics_visitors` table (migration 0006). */
-export const analyticsVisitorsTable = table({
-  day: text(),
-  visitor_hash: text(),
-});
-
-/** The `analytics_salts` table (migration 0006). */
-export const analyticsSaltsTable = table({
-  day: text(),
-  salt: text(),
-  created_at: bigint(),
-});
-
-declare module '../../db/schema.ts' {
-  interface Database {
-    analytics_events: AnalyticsEventRow;
-    analytics_daily: RowOf<typeof analyticsDailyTable>;
-    analytics_visitors: RowOf<typeof analyticsVisitorsTable>;
-    analytics_salts: RowOf<typeof analyticsSaltsTable>;
-    analytics_visits: RowOf<typeof analyticsVisitsTable>;
-    analytics_visit_daily: RowOf<typeof analyticsVisitDailyTable>;
-  }
-}
-
-/** An event on its way to the database, with what it does to its visit. */
-export interface TrackedEvent {
-  row: AnalyticsEventRow;
-  /** An engagement is stored as time on page of its visit, not as an event row. */
-  kind: 'pageview' | 'event' | 'engagement';
-  interactive: boolean;
-  engagementMs: number;
-  conversion: boolean;
-}
-
-/** A stored-event row as what it is to its visit (tests and the benchmark write rows directly). */
-export function trackedRow(row: AnalyticsEventRow): TrackedEvent {
-  return {
-    row,
-    kind: row.type === 'page_view' ? 'pageview' : 'event',
-    interactive: true,
-    engagementMs: 0,
-    conversion: false,
-  };
-}
+import type { AnalyticsEventRow, TrackedEvent, VisitRow } from './tables.ts';
+import { applyToVisits, VISIT_METRICS, visitKey, visitRollupDeltas } from './visits.ts';
 
 /** Rollup dimensions kept in analytics_daily, one counter per (dimension, day, value). */
 export type Dimension = 'total' | 'visitors' | 'page' | 'country' | 'type' | 'referrer' | 'engagement';

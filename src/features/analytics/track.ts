@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeZodError } from '../../http/openapi.ts';
+import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { fromPlausible } from './plausible.ts';
@@ -15,7 +15,7 @@ import {
   type TrackInput,
 } from './schemas.ts';
 import { NO_UTM, sourceOf, utmOf } from './sources.ts';
-import type { AnalyticsEventRow, TrackedEvent } from './store.ts';
+import type { AnalyticsEventRow, TrackedEvent } from './tables.ts';
 import type { Client } from './user-agent.ts';
 
 /** The event type of a conversion: recorded by the lead and contact-us forms, never by a beacon. */

@@ -5,7 +5,8 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { filtersOf } from './filters.ts';
 import type { TrackInput } from './schemas.ts';
 import { readAnalyticsStats } from './stats.ts';
-import { type TrackedEvent, writeBatch } from './store.ts';
+import { writeBatch } from './store.ts';
+import type { TrackedEvent } from './tables.ts';
 import { buildEventRow } from './track.ts';
 
 const engines = await testEngines();

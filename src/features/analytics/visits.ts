@@ -1,54 +1,6 @@
-import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import type { TrackedEvent } from './store.ts';
+import type { TrackedEvent, VisitRow } from './tables.ts';
 import { uuidv7 } from './track.ts';
-
-/** The `analytics_visits` table (migration 0010): one visit, a visitor's run of events without a
- * 30-minute gap, within one UTC day (its hash's). */
-export const analyticsVisitsTable = table({
-  id: text(),
-  day: text(),
-  visitor_hash: text(),
-  started_at: bigint(),
-  last_at: bigint(),
-  /** 1 when this is the visitor's first visit of the day (breakdowns count visitors by it). */
-  new_visitor: integer(),
-  entry_page: text(),
-  exit_page: text(),
-  pageviews: integer(),
-  events: integer(),
-  /** Interactive events: page views and custom events not sent with `interactive: false`. */
-  interactions: integer(),
-  engagement_ms: bigint(),
-  conversions: integer(),
-  source: text().orNull(),
-  referrer_host: text().orNull(),
-  utm_source: text().orNull(),
-  utm_medium: text().orNull(),
-  utm_campaign: text().orNull(),
-  country: text().orNull(),
-  device: text().orNull(),
-  browser: text().orNull(),
-  os: text().orNull(),
-});
-
-export type VisitRow = RowOf<typeof analyticsVisitsTable>;
-
-/** The `analytics_visit_daily` table (migration 0010): visit metrics per day, dimension and value. */
-export const analyticsVisitDailyTable = table({
-  dimension: text(),
-  day: text(),
-  value: text(),
-  visits: bigint(),
-  visitors: bigint(),
-  bounces: bigint(),
-  duration_ms: bigint(),
-  pageviews: bigint(),
-  events: bigint(),
-  converted: bigint(),
-  conversions: bigint(),
-  engagement_ms: bigint(),
-});
 
 /** The per-visit metrics kept in analytics_visit_daily, per dimension value and day. */
 export const VISIT_METRICS = [

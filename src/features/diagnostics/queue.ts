@@ -7,7 +7,7 @@ import {
   type Strategy,
 } from '../../integrations/pagespeed/report.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
-import { namedQueue, PermanentJobError, type QueueWorker } from '../../queue/worker.ts';
+import { namedQueue, PermanentJobError, type QueueDefinition } from '../../queue/worker.ts';
 import { DIAGNOSTIC_LIMITS, DIAGNOSTICS_QUEUE } from './limits.ts';
 
 export interface DiagnosticJob {
@@ -38,16 +38,18 @@ export function diagnosticsQueue(jobs: JobQueue) {
 }
 
 /**
- * Registers the worker that runs analyses: one job per (URL, strategy, cache generation), so identical
+ * The queue that runs analyses: one job per (URL, strategy, cache generation), so identical
  * requests on any instance wait for the same run. The result goes to the shared cache, which is what
  * the waiting requests read. Every failure is permanent (the visitor may retry) and its message, which
  * the waiting request shows, is always one written for visitors.
  */
-export function registerDiagnosticsQueue(
-  worker: QueueWorker,
-  deps: { engine: PageSpeedEngine; cache: CacheStore; logger: Logger; timeoutMs: number },
-): void {
-  worker.register<DiagnosticJob>({
+export function diagnosticsQueueDefinition(deps: {
+  engine: PageSpeedEngine;
+  cache: CacheStore;
+  logger: Logger;
+  timeoutMs: number;
+}): QueueDefinition<DiagnosticJob> {
+  return {
     name: DIAGNOSTICS_QUEUE,
     concurrency:
       deps.engine.name === 'lighthouse'
@@ -73,5 +75,5 @@ export function registerDiagnosticsQueue(
       const value: CachedDiagnostic = { report, analyzedAt: new Date().toISOString() };
       await deps.cache.set(job.cacheKey, value, DIAGNOSTIC_LIMITS.cacheTtlSeconds, 0);
     },
-  });
+  };
 }

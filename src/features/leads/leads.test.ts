@@ -15,6 +15,7 @@ import { sendJson, startStandIn } from '../../../test/support/stand-in.ts';
 import type { TestContext } from '../../../test/support/test-app.ts';
 import { EMAIL_QUEUE } from '../../integrations/mail/queue.ts';
 import { END_USER_IP_HEADER, LEAD_LIMITS } from './limits.ts';
+import { prototypeQuota } from './port.ts';
 import { getLead } from './store.ts';
 
 const engines = await testEngines();
@@ -252,7 +253,9 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
     const email = uniqueEmail('quota');
     const ip = freshIp();
     for (const leadId of ['held-1', 'held-2']) {
-      expect((await ctx.deps.quota.reserve('landing', { ip: null, email }, leadId)).allowed).toBe(true);
+      expect((await prototypeQuota(ctx.deps).reserve('landing', { ip: null, email }, leadId)).allowed).toBe(
+        true,
+      );
     }
     const res = await postLead(ctx, submission({ personal: { email_address: email } }), { ip });
     expect(res.status).toBe(429);

@@ -9,6 +9,7 @@ import {
   uniqueEmail,
 } from '../../../test/support/features/leads.ts';
 import type { TestContext } from '../../../test/support/test-app.ts';
+import { prototypeQuota } from './port.ts';
 
 const engines = await testEngines();
 
@@ -141,8 +142,8 @@ describe.each(engines)('reading leads on %s', (engine) => {
       );
       const { leadId } = (await res.json()) as { leadId: string };
       // The prototypes feature reserves and marks the slot; lookup reports it.
-      await ctx.deps.quota.reserve('application', { ip, email }, leadId);
-      await ctx.deps.quota.markInProgress(leadId);
+      await prototypeQuota(ctx.deps).reserve('application', { ip, email }, leadId);
+      await prototypeQuota(ctx.deps).markInProgress(leadId);
 
       const found = await get(`/api/leads/lookup?email=${encodeURIComponent(`  ${email.toUpperCase()} `)}`, {
         'x-chat-api-key': CHAT_KEY,

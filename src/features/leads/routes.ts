@@ -8,14 +8,16 @@ import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
-import { type AnalyticsContextInput, recordConversion } from '../analytics/conversion.ts';
+import type { AnalyticsContextInput, ConversionRecorder } from '../analytics/port.ts';
 import {
   type ChatPrototypeOutcome,
   createPrototypeForChat,
+  type PrototypePorts,
   repeatedChatPrototype,
-} from '../prototypes/chat-path.ts';
+} from '../prototypes/port.ts';
 import { LeadRefusal } from './errors.ts';
 import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
+import type { PrototypeQuota } from './quota.ts';
 import {
   LeadCreated,
   LeadIdParam,
@@ -176,28 +178,37 @@ const getRoute = createRoute({
   },
 });
 
-/**
- * A genuine lead sent from a page carrying the analytics tracker is a `lead` conversion of that visit
- * (the browser's own submission only: a trusted caller is not the visitor's browser).
- */
-function recordLeadConversion(c: Context<AppEnv>, context: AnalyticsContextInput) {
-  const deps = c.env.deps;
-  return recordConversion(
-    { ...deps, logger: c.env.logger },
-    context,
-    { origin: clientOrigin(c, deps.config.trustProxy), userAgent: c.req.header('user-agent') ?? '' },
-    'lead',
-  );
+/** What the leads routes work with besides the infrastructure (built by the module). */
+export interface LeadPorts {
+  quota: PrototypeQuota;
+  /** The chat path's synchronous prototype (rules 4 and 5). */
+  prototypes: PrototypePorts;
+  /** Analytics: a genuine lead from a page carrying the tracker is a `lead` conversion of its visit. */
+  conversions: ConversionRecorder;
 }
 
-export function leadRoutes() {
+export function leadRoutes(ports: LeadPorts) {
+  /** The browser's own submission only: a trusted caller (the chat agent) is not the visitor's browser. */
+  const recordLeadConversion = (c: Context<AppEnv>, context: AnalyticsContextInput) =>
+    ports.conversions.record(
+      context,
+      {
+        origin: clientOrigin(c, c.env.deps.config.trustProxy),
+        userAgent: c.req.header('user-agent') ?? '',
+      },
+      'lead',
+      c.env.logger,
+    );
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
       const deps = c.env.deps;
       const trusted = secretMatches(c.req.header('x-chat-api-key'), deps.config.secrets.chat);
       const ip = quotaIp(c, trusted);
       const result = await mapErrors(
-        submitLead({ ...deps, logger: c.env.logger }, { body: c.req.valid('json'), trusted, clientIp: ip }),
+        submitLead(
+          { ...deps, quota: ports.quota, logger: c.env.logger },
+          { body: c.req.valid('json'), trusted, clientIp: ip },
+        ),
         toApiError,
       );
       c.env.logger.info(
@@ -213,8 +224,8 @@ export function leadRoutes() {
         // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome;
         // a repeat of the submission gets the first one's outcome.
         const made = result.duplicate
-          ? await repeatedChatPrototype(deps, result.lead, c.env.logger)
-          : await createPrototypeForChat(deps, result.lead.id, c.env.logger);
+          ? await repeatedChatPrototype(ports.prototypes, result.lead, c.env.logger)
+          : await createPrototypeForChat(ports.prototypes, result.lead.id, c.env.logger);
         if (made.ok) return c.json({ ...result.response, prototype: made.prototype }, 200);
         const answer = chatPrototypeError(made.failure);
         if (made.retryAfterSeconds !== null) c.header('Retry-After', String(made.retryAfterSeconds));
@@ -232,7 +243,7 @@ export function leadRoutes() {
       const lead = await findLeadByEmail(deps.db, email);
       if (!lead) return c.json({ exists: false }, 200);
       // Lookup is always trusted (chat key): the visitor's IP comes from the agent, or the lead's own.
-      const rateLimit = await deps.quota.usage({ ip: quotaIp(c, true) ?? lead.clientIpHash, email });
+      const rateLimit = await ports.quota.usage({ ip: quotaIp(c, true) ?? lead.clientIpHash, email });
       return c.json(
         {
           exists: true,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../http/limits.ts';
 import { optionalText as text, wholeNumberParam } from '../../http/schemas.ts';
-import { AnalyticsContext } from '../analytics/conversion.ts';
+import { AnalyticsContext } from '../analytics/port.ts';
 import { LEAD_LIMITS, LEAD_PAGE } from './limits.ts';
 
 const wizardValue = (description: string, example: string) =>

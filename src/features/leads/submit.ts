@@ -31,7 +31,7 @@ import {
   setPipedriveOutcome,
 } from './store.ts';
 
-/** What lead submission needs; `Dependencies` provides it (plus `llm` once the AI feature adds it). */
+/** What lead submission needs: the infrastructure and the leads module's quota. */
 export interface LeadDeps {
   config: Config;
   db: Db;

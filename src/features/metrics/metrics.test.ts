@@ -43,7 +43,7 @@ describe('GET /metrics', () => {
 
 describe('request metrics: counted on the request path, read at scrape time', () => {
   it('keeps cumulative buckets, sum and count per method and route across statuses and scrapes', async () => {
-    const { Metrics } = await import('../../http/metrics.ts');
+    const { Metrics } = await import('../../metrics.ts');
     const metrics = new Metrics({ jobs: ctx.deps.jobs, queueNames: () => [] });
     metrics.observeRequest('GET', '/api/posts', 200, 0.0005);
     metrics.observeRequest('GET', '/api/posts', 200, 0.02);

@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { readCounters } from '../../db/rate-limiter.ts';
-import type { Dependencies } from '../../dependencies.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
+import type { Infrastructure } from '../../infrastructure.ts';
 import { BufferedCounters } from './counters.ts';
 import { PostsFailure, type PostsFailureReason } from './errors.ts';
 import {
@@ -139,7 +139,7 @@ export function postsRoutes() {
   let counters: BufferedCounters | null = null;
   const memo = new FreshMemo<CachedPosts>(POSTS_MEMO_MS, POSTS_MEMO_MAX_ENTRIES);
   const flights = new SingleFlight<UpstreamOutcome>();
-  const countersOf = (deps: Dependencies) => {
+  const countersOf = (deps: Infrastructure) => {
     counters ??= new BufferedCounters(deps.db, POSTS_COUNTER_FLUSH_MS);
     return counters;
   };

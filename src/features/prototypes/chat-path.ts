@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { Dependencies } from '../../dependencies.ts';
-import { prototypeContext } from './context.ts';
+import { type PrototypePorts, prototypeContext } from './context.ts';
 import { documentUrl, type PrototypeContext, previewUrl, type RunOutcome } from './generation.ts';
 import { generateNow, PrototypeRefusal } from './service.ts';
 import { latestResult } from './store.ts';
@@ -53,11 +52,11 @@ export function stillGeneratingMessage(outcome: RunOutcome): string | null {
  * `success: false`; the lead itself is stored either way).
  */
 export async function createPrototypeForChat(
-  deps: Dependencies,
+  ports: PrototypePorts,
   leadId: string,
   logger: Logger,
 ): Promise<ChatPrototypeOutcome> {
-  const ctx = prototypeContext(deps, logger);
+  const ctx = prototypeContext(ports, logger);
   const failed = failedPrototype(ctx, leadId);
   try {
     const outcome = await generateNow(ctx, leadId, 'chat');
@@ -94,14 +93,14 @@ export async function createPrototypeForChat(
  * tried again, as the first request did.
  */
 export async function repeatedChatPrototype(
-  deps: Dependencies,
+  ports: PrototypePorts,
   lead: { id: string; status: string },
   logger: Logger,
 ): Promise<ChatPrototypeOutcome> {
-  const ctx = prototypeContext(deps, logger);
+  const ctx = prototypeContext(ports, logger);
   if (lead.status === 'completed') return completed(ctx, lead.id);
   if (lead.status === 'failed') return creationFailed(failedPrototype(ctx, lead.id));
-  return createPrototypeForChat(deps, lead.id, logger);
+  return createPrototypeForChat(ports, lead.id, logger);
 }
 
 async function completed(ctx: PrototypeContext, leadId: string): Promise<ChatPrototypeOutcome> {

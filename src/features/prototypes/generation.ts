@@ -7,8 +7,8 @@ import {
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
+import type { BackgroundTasks } from '../../queue/background-tasks.ts';
 import type { NamedQueue } from '../../queue/worker.ts';
-import type { BackgroundTasks } from './background.ts';
 import type { PrototypeLead, PrototypeLeads } from './lead-port.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import { errorMessage, stepMessage } from './messages.ts';

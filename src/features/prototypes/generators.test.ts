@@ -36,7 +36,7 @@ describe('generators chosen by PROTOTYPE_GENERATOR', () => {
       },
     });
     try {
-      expect(ctx.deps.prototypes.generator.name).toBe('llm');
+      expect(ctx.deps.prototypeGenerator.name).toBe('llm');
       const id = await createLead(ctx.app);
       const res = await post(ctx.app, `/api/leads/${id}/generate`);
       expect(await res.json()).toMatchObject({ status: 'completed', generator: 'llm' });
@@ -61,7 +61,7 @@ describe('generators chosen by PROTOTYPE_GENERATOR', () => {
       },
     });
     try {
-      expect(ctx.deps.prototypes.generator.name).toBe('v0');
+      expect(ctx.deps.prototypeGenerator.name).toBe('v0');
       const id = await createLead(ctx.app, { steps: { prototype: 'application' } });
       const body = await (await post(ctx.app, `/api/leads/${id}/generate`)).json();
       expect(body).toMatchObject({ status: 'completed', generator: 'v0', demoUrl: `${v0.url}/demo` });
@@ -86,7 +86,7 @@ describe('generators chosen by PROTOTYPE_GENERATOR', () => {
     for (const env of envs) {
       const ctx = await createTestApp({ env });
       try {
-        expect(ctx.deps.prototypes.generator.name).toBe('builtin');
+        expect(ctx.deps.prototypeGenerator.name).toBe('builtin');
       } finally {
         await ctx.close();
       }

@@ -1,9 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import { monthKey, type PrototypeQuota } from '../leads/quota.ts';
-import { getLead, setLeadStatus } from '../leads/store.ts';
+import { getLead, monthKey, type PrototypeQuota, setLeadStatus } from '../leads/port.ts';
 import type { PrototypeLead, PrototypeLeads } from './lead-port.ts';
 
-/** The leads feature as prototype generation sees it: its public store and quota API only. */
+/** The leads feature as prototype generation sees it, through its port (store and quota) only. */
 export function leadsForPrototypes(db: Db, quota: PrototypeQuota): PrototypeLeads {
   return {
     async get(leadId) {

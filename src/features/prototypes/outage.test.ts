@@ -5,6 +5,7 @@ import { completion, sendSse, startLlmStandIn } from '../../../test/support/llm-
 import { type StandInHandler, sendJson } from '../../../test/support/stand-in.ts';
 import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import { backoffDelayMs } from '../../queue/job-queue.ts';
+import { prototypeQuota } from '../leads/port.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import { errorMessage } from './messages.ts';
 import { PROTOTYPE_QUEUE } from './queue.ts';
@@ -79,12 +80,12 @@ describe.each(await testEngines())('a model outage, ridden out by PrototypeQueue
     const id = await createLead(ctx.app, { personal: { email_address: email } });
     const startedAt = now;
     expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
 
     while (now - startedAt < PROTOTYPE_LIMITS.outageRiddenOutMs + 60_000) {
       expect(await step(id)).toBe(true);
       expect(await status(id)).toBe('generating');
-      expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+      expect(await prototypeQuota(ctx.deps).usage({ ip: null, email })).toMatchObject({
         landing: { used: 1 },
         inProgress: true,
       });
@@ -102,14 +103,14 @@ describe.each(await testEngines())('a model outage, ridden out by PrototypeQueue
     const stream = await ctx.app.request(`/api/leads/${id}/generate-stream`);
     const seen = await readEvents(stream, 3);
     expect(seen.some((e) => e.event === 'complete' || e.data.retrying === false)).toBe(false);
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
 
     // The model is back: the next retry completes it, the slot counted once.
     llm.setHandler(up);
     for (let i = 0; i < 3 && (await status(id)) !== 'completed'; i++) await step(id);
     expect(await status(id)).toBe('completed');
     expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({ status: 'completed', generator: 'llm' });
-    expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+    expect(await prototypeQuota(ctx.deps).usage({ ip: null, email })).toMatchObject({
       landing: { used: 1 },
       inProgress: false,
     });
@@ -123,7 +124,7 @@ describe.each(await testEngines())('a model outage, ridden out by PrototypeQueue
     const id = await createLead(ctx.app, { personal: { email_address: email } });
     const startedAt = now;
     expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
     for (let steps = 0; (await status(id)) === 'generating'; steps++) {
       expect(steps).toBeLessThan(100);
       await step(id);
@@ -136,7 +137,7 @@ describe.each(await testEngines())('a model outage, ridden out by PrototypeQueue
       attempt: 1 + PROTOTYPE_LIMITS.queueMaxAttempts,
       status: 'failed',
     });
-    expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+    expect(await prototypeQuota(ctx.deps).usage({ ip: null, email })).toMatchObject({
       landing: { used: 0 },
       inProgress: false,
     });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../../test/support/chromium.ts';
 import { createLead, gatedGenerator, post } from '../../../test/support/features/prototypes.ts';
 import { startTestServer } from '../../../test/support/test-app.ts';
+import { prototypePorts } from './context.ts';
 import { errorPayload } from './generation.ts';
 import { failAttempt, startAttempt } from './store.ts';
 
@@ -90,7 +91,7 @@ describe.skipIf(!HAS_CHROMIUM)('the preview page in Chromium', () => {
     await failAttempt(server.deps.db, begun.attempt, 'down', () =>
       errorPayload(begun.attempt, id, 'es', 'GENERATION_FAILED', false),
     );
-    await server.deps.prototypes.leads.setStatus(id, 'failed');
+    await prototypePorts(server.deps).leads.setStatus(id, 'failed');
 
     const page = await browser.newPage();
     const errors = watchErrors(page);

@@ -9,7 +9,8 @@ import {
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
-import { prototypeContext } from './context.ts';
+import { prototypeQuota } from '../leads/port.ts';
+import { prototypeContext, prototypePorts } from './context.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 import { PROTOTYPE_QUEUE, prototypeQueue } from './queue.ts';
 import { latestAttempt, startAttempt } from './store.ts';
@@ -80,7 +81,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
     try {
       const id = await createLead(stopping.app);
       expect((await post(stopping.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-      await stopping.deps.prototypes.tasks.idle();
+      await stopping.deps.background.idle();
       // The real worker, stopped the way the server stops it.
       stopping.deps.worker.start();
       await eventually(
@@ -132,7 +133,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
           .status;
       const trigger = async () => {
         expect((await post(app.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-        await app.deps.prototypes.tasks.idle();
+        await app.deps.background.idle();
         return (await latestAttempt(app.deps.db, id))!.id;
       };
       // 1 fails, its retry through PrototypeQueue (2) completes: one request.
@@ -170,7 +171,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
     try {
       const id = await createLead(app.app);
       await post(app.app, `/api/leads/${id}/trigger-generation`);
-      await app.deps.prototypes.tasks.idle();
+      await app.deps.background.idle();
       expect(await latestAttempt(app.deps.db, id)).toMatchObject({ attempt: 1, status: 'failed' });
       await eventually(async () => {
         await app.deps.worker.drain(PROTOTYPE_QUEUE);
@@ -195,10 +196,10 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
       const email = `refused.${Date.now()}@example.com`;
       const id = await createLead(app.app, { personal: { email_address: email } });
       await post(app.app, `/api/leads/${id}/trigger-generation`);
-      await app.deps.prototypes.tasks.idle();
+      await app.deps.background.idle();
       const lead = (await (await app.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } };
       expect(lead.lead.status).toBe('failed');
-      expect((await app.deps.quota.usage({ ip: null, email })).landing.used).toBe(0);
+      expect((await prototypeQuota(app.deps).usage({ ip: null, email })).landing.used).toBe(0);
       expect(refusing.creates()).toBe(1);
     } finally {
       await app.close();
@@ -208,7 +209,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
 
   it('the watchdog restarts an attempt whose instance died', async () => {
     const id = await createLead(ctx.app);
-    const pctx = prototypeContext(ctx.deps);
+    const pctx = prototypeContext(prototypePorts(ctx.deps));
     const lead = (await pctx.leads.get(id))!;
     await pctx.leads.reserve(lead);
     await pctx.leads.setStatus(id, 'generating');
@@ -221,7 +222,11 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
       staleAfterMs: PROTOTYPE_LIMITS.staleAfterMs,
       now: Date.now() - 5 * 60_000,
     });
-    await ctx.deps.prototypes.queue.enqueue({ leadId: id, reason: 'watchdog', attemptId: dead.attempt.id });
+    await prototypeQueue(ctx.deps.jobs).enqueue({
+      leadId: id,
+      reason: 'watchdog',
+      attemptId: dead.attempt.id,
+    });
     await drainUntil(id, 'completed');
     expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({
       attempt: 2,
@@ -236,7 +241,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const standIn = ctx.deps.prototypes.generator;
+    const standIn = ctx.deps.prototypeGenerator;
     const generator: PrototypeGenerator = {
       name: 'builtin',
       generate: async (brief, options) => {
@@ -273,7 +278,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
 
   it('a watchdog for a healthy running attempt looks again later instead of starting another', async () => {
     const id = await createLead(ctx.app);
-    const pctx = prototypeContext(ctx.deps);
+    const pctx = prototypeContext(prototypePorts(ctx.deps));
     await pctx.leads.setStatus(id, 'generating');
     const running = await startAttempt(ctx.deps.db, {
       leadId: id,
@@ -283,7 +288,7 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
       origin: 'trigger',
       staleAfterMs: PROTOTYPE_LIMITS.staleAfterMs,
     });
-    await ctx.deps.prototypes.queue.enqueue({
+    await prototypeQueue(ctx.deps.jobs).enqueue({
       leadId: id,
       reason: 'watchdog',
       attemptId: running.attempt.id,
@@ -294,6 +299,6 @@ describe.each(await testEngines())('PrototypeQueue on %s', (engine) => {
     const next = pending.find((j) => (j.payload as { leadId: string }).leadId === id)!;
     expect(next.payload).toMatchObject({ reason: 'watchdog', attemptId: running.attempt.id });
     expect(next.runAt).toBeGreaterThan(Date.now() + PROTOTYPE_LIMITS.staleAfterMs / 2);
-    await ctx.deps.prototypes.queue.clear();
+    await prototypeQueue(ctx.deps.jobs).clear();
   });
 });

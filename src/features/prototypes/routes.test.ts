@@ -12,8 +12,9 @@ import {
 } from '../../../test/support/features/prototypes.ts';
 import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
 import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
+import { prototypeQuota } from '../leads/port.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
-import { PROTOTYPE_QUEUE } from './queue.ts';
+import { PROTOTYPE_QUEUE, prototypeQueue } from './queue.ts';
 import { latestAttempt } from './store.ts';
 
 const BASE = 'https://api.agency.example';
@@ -64,7 +65,7 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
     expect(new Date(body.generatedAt as string).toISOString()).toBe(body.generatedAt);
     expect(await leadStatus(ctx, id)).toBe('generating');
     // The quota was re-checked: the slot is taken and marked in progress.
-    const usage = await ctx.deps.quota.usage({ ip: null, email });
+    const usage = await prototypeQuota(ctx.deps).usage({ ip: null, email });
     expect(usage).toMatchObject({ landing: { used: 1 }, inProgress: true, inProgressType: 'landing' });
 
     // A second trigger while it runs returns the running attempt: no double generation.
@@ -75,9 +76,9 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
     expect(again).toMatchObject({ attempt: 1, alreadyRunning: true, generatedAt: body.generatedAt });
 
     gated.open();
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
     expect(await leadStatus(ctx, id)).toBe('completed');
-    expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+    expect(await prototypeQuota(ctx.deps).usage({ ip: null, email })).toMatchObject({
       landing: { used: 1 },
       inProgress: false,
     });
@@ -116,7 +117,7 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
       .execute();
     expect(buckets).toEqual([]);
     gated.open();
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
   });
 
   it('the blocking generate shares the per-lead limit with trigger-generation (each may be a paid call)', async () => {
@@ -129,7 +130,7 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
         expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
       } else {
         expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-        await ctx.deps.prototypes.tasks.idle();
+        await ctx.deps.background.idle();
       }
     }
     const attempts = (await latestAttempt(ctx.deps.db, id))!.attempt;
@@ -251,7 +252,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     expect(body.error.code).toBe('RATE_LIMITED');
     expect(body.error.resetDate).toMatch(/^\d{4}-\d{2}-01$/);
     expect(body.error.limit).toBe(1);
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
   });
 
   it('a blocking generation whose generator is down is 502 `generating`: the lead keeps its slot and the queue retries it', async () => {
@@ -272,7 +273,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
       });
       // Not the end: an outside outage is ridden out, the lead waits with its slot held.
       expect(await leadStatus(ctx, id)).toBe('generating');
-      expect(await ctx.deps.quota.usage({ ip: null, email })).toMatchObject({
+      expect(await prototypeQuota(ctx.deps).usage({ ip: null, email })).toMatchObject({
         landing: { used: 1 },
         inProgress: true,
       });
@@ -282,7 +283,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     // v0 is back: the retry job completes it.
     await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
     expect(await leadStatus(ctx, id)).toBe('completed');
-    expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+    expect((await prototypeQuota(ctx.deps).usage({ ip: null, email })).landing.used).toBe(1);
   });
 
   it('a blocking generation that fails for good is 502 `failed`, the lead failed and its quota slot given back', async () => {
@@ -301,7 +302,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
         },
       });
       expect(await leadStatus(ctx, id)).toBe('failed');
-      const usage = await ctx.deps.quota.usage({ ip: null, email });
+      const usage = await prototypeQuota(ctx.deps).usage({ ip: null, email });
       expect(usage.landing.used).toBe(0);
       expect(usage.inProgress).toBe(false);
     } finally {
@@ -313,7 +314,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     const email = `regen.${Date.now()}@example.com`;
     const id = await createLead(ctx.app, { personal: { email_address: email } });
     expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(200);
-    expect((await ctx.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+    expect((await prototypeQuota(ctx.deps).usage({ ip: null, email })).landing.used).toBe(1);
     v0.setFailures(-1, 401);
     try {
       expect((await post(ctx.app, `/api/leads/${id}/generate`)).status).toBe(502);
@@ -321,7 +322,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
       v0.setFailures(0);
     }
     // One prototype delivered this month: one slot used, nothing in progress.
-    const usage = await ctx.deps.quota.usage({ ip: null, email });
+    const usage = await prototypeQuota(ctx.deps).usage({ ip: null, email });
     expect(usage.landing.used).toBe(1);
     expect(usage.inProgress).toBe(false);
   });
@@ -494,7 +495,7 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
         'retry',
         'watchdog',
       ]);
-      expect((await stopping.deps.quota.usage({ ip: null, email })).landing.used).toBe(1);
+      expect((await prototypeQuota(stopping.deps).usage({ ip: null, email })).landing.used).toBe(1);
     } finally {
       await stopping.close();
     }
@@ -504,11 +505,11 @@ describe.each(await testEngines())('quota, failures and the chat path on %s', (e
     v0.setFailures(1);
     const id = await createLead(ctx.app);
     expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
     const failed = await latestAttempt(ctx.deps.db, id);
     expect(failed).toMatchObject({ attempt: 1, status: 'failed' });
     expect(await leadStatus(ctx, id)).toBe('generating');
-    const queued = await ctx.deps.prototypes.queue.status();
+    const queued = await prototypeQueue(ctx.deps.jobs).status();
     expect(queued.counts.pending).toBeGreaterThan(0);
     await eventually(
       async () =>

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRouter } from '../../http/openapi.ts';
+import type { PrototypePorts } from './context.ts';
 import { PREVIEW_SCRIPT_PATH, PREVIEW_STYLE_PATH } from './preview.ts';
 import { generationViews } from './views/generate.ts';
 import { pageViews } from './views/pages.ts';
@@ -9,7 +10,7 @@ import { streamViews } from './views/stream.ts';
  * The prototype routes: the preview page's assets here, each view's routes in views/ (mounted in the
  * order /openapi.json lists them).
  */
-export function prototypeRoutes() {
+export function prototypeRoutes(ports: PrototypePorts) {
   const assets = new Map<string, Promise<string>>();
   const asset = (file: string) => {
     let text = assets.get(file);
@@ -28,5 +29,8 @@ export function prototypeRoutes() {
     c.header('Cache-Control', 'public, max-age=300');
     return c.body(await asset('preview.css'), 200, { 'Content-Type': 'text/css; charset=utf-8' });
   });
-  return router.route('/', generationViews()).route('/', streamViews()).route('/', pageViews());
+  return router
+    .route('/', generationViews(ports))
+    .route('/', streamViews(ports))
+    .route('/', pageViews(ports));
 }

@@ -8,7 +8,7 @@ import {
   PrototypeGenerationError,
   type PrototypeGenerator,
 } from '../../integrations/prototype-generator/types.ts';
-import { prototypeContext } from './context.ts';
+import { prototypeContext, prototypePorts } from './context.ts';
 import { beginAttempt, finalizeFailure, type PrototypeContext, runAttempt } from './generation.ts';
 import { handlePrototypeJob, PROTOTYPE_QUEUE } from './queue.ts';
 import { generateNow } from './service.ts';
@@ -55,7 +55,7 @@ function observedContext(ctx: TestContext, extra: Partial<PrototypeContext> = {}
     transformResult: async ({ result }) => result,
   };
   const context: PrototypeContext = {
-    ...prototypeContext(ctx.deps),
+    ...prototypeContext(prototypePorts(ctx.deps)),
     db: ctx.deps.db.withPlugin(observer),
     ...extra,
   };
@@ -85,7 +85,7 @@ describe.each(await testEngines())('blocking generation waiting for a running at
     // The background run failed with a retry pending (the lead still waits for its prototype); the
     // blocking request answers the real outcome instead of a failure the lead does not have.
     expect(await outcome).toMatchObject({ status: 'completed' });
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
     const lead = (await (await ctx.app.request(`/api/leads/${id}`)).json()) as { lead: { status: string } };
     expect(lead.lead.status).toBe('completed');
     expect(flaky.runs()).toBe(2);
@@ -93,9 +93,9 @@ describe.each(await testEngines())('blocking generation waiting for a running at
 
   it('a shutdown while waiting for an attempt running elsewhere answers "handed over", not an error', async () => {
     const id = await createLead(ctx.app);
-    const lead = await ctx.deps.prototypes.leads.get(id);
+    const lead = await prototypePorts(ctx.deps).leads.get(id);
     // An attempt another instance is running (fresh heartbeat); this instance is shutting down.
-    await ctx.deps.prototypes.leads.setStatus(id, 'generating');
+    await prototypePorts(ctx.deps).leads.setStatus(id, 'generating');
     await startAttempt(ctx.deps.db, {
       leadId: id,
       kind: lead!.kind!,
@@ -149,13 +149,13 @@ describe.each(await testEngines())('the end of a failed generation on %s', (engi
     expect((await post(ctx.app, `/api/leads/${id}/trigger-generation`)).status).toBe(200);
     await eventually(async () => (await latestAttempt(ctx.deps.db, id))?.step === 'generating');
     // What the dead job's onDead does, arriving after the restart.
-    await finalizeFailure(prototypeContext(ctx.deps), id);
+    await finalizeFailure(prototypeContext(prototypePorts(ctx.deps)), id);
     expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({ attempt: 2, status: 'generating' });
-    expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('generating');
+    expect((await prototypePorts(ctx.deps).leads.get(id))?.status).toBe('generating');
     release();
-    await ctx.deps.prototypes.tasks.idle();
+    await ctx.deps.background.idle();
     expect(await latestAttempt(ctx.deps.db, id)).toMatchObject({ attempt: 2, status: 'completed' });
-    expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
+    expect((await prototypePorts(ctx.deps).leads.get(id))?.status).toBe('completed');
   });
 });
 
@@ -170,7 +170,7 @@ describe.each(await testEngines())(
 
     /** The context whose leads port fails the first `completed` update (the database between two writes). */
     function failingFirstCompletion(): PrototypeContext {
-      const base = prototypeContext(ctx.deps);
+      const base = prototypeContext(prototypePorts(ctx.deps));
       let failed = false;
       const leads = new Proxy(base.leads, {
         get(target, name) {
@@ -197,7 +197,7 @@ describe.each(await testEngines())(
       expect(outcome).toMatchObject({ status: 'failed', final: false });
       expect((await latestAttempt(ctx.deps.db, id))?.status).toBe('completed');
       await ctx.deps.worker.drain(PROTOTYPE_QUEUE);
-      expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
+      expect((await prototypePorts(ctx.deps).leads.get(id))?.status).toBe('completed');
     });
 
     it('background: the retry job finishes the lead instead of leaving it generating', async () => {
@@ -209,7 +209,7 @@ describe.each(await testEngines())(
       expect(await runAttempt(context, attempt, lead, 'background')).toMatchObject({ status: 'failed' });
       expect((await context.leads.get(id))?.status).toBe('generating');
       await handlePrototypeJob(context, { leadId: id, reason: 'retry' }, { attempt: 1, maxAttempts: 3 });
-      expect((await ctx.deps.prototypes.leads.get(id))?.status).toBe('completed');
+      expect((await prototypePorts(ctx.deps).leads.get(id))?.status).toBe('completed');
     });
   },
 );

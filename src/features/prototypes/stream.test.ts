@@ -17,7 +17,7 @@ import { createDependencies, type Dependencies } from '../../dependencies.ts';
 import type { PrototypeGenerator } from '../../integrations/prototype-generator/types.ts';
 import { createLogger } from '../../logger.ts';
 import { type RunningServer, startServer } from '../../server.ts';
-import { prototypeContext } from './context.ts';
+import { prototypeContext, prototypePorts } from './context.ts';
 import { errorPayload } from './generation.ts';
 import { PROTOTYPE_QUEUE } from './queue.ts';
 import { attemptById, failAttempt, latestAttempt, startAttempt } from './store.ts';
@@ -155,7 +155,7 @@ describe.each(await testEngines())('generate-stream on %s', (engine) => {
     controller.abort();
     expect(seen[0]!.data.step).toBe('queued');
     gate.open();
-    await a.deps.prototypes.tasks.idle();
+    await a.deps.background.idle();
     expect(await latestAttempt(a.deps.db, id)).toMatchObject({ status: 'completed' });
     const page = await (await a.request(`/api/leads/${id}`)).json();
     expect(page).toMatchObject({ lead: { status: 'completed' } });
@@ -163,7 +163,7 @@ describe.each(await testEngines())('generate-stream on %s', (engine) => {
 
   it('a stale attempt (its instance died) is restarted by the stream', async () => {
     const id = await createLead(a);
-    const ctx = prototypeContext(a.deps);
+    const ctx = prototypeContext(prototypePorts(a.deps));
     const lead = (await ctx.leads.get(id))!;
     await ctx.leads.reserve(lead);
     await ctx.leads.setStatus(id, 'generating');
@@ -183,7 +183,7 @@ describe.each(await testEngines())('generate-stream on %s', (engine) => {
       status: 'failed',
       error: expect.stringMatching(/stale/),
     });
-    await b.deps.prototypes.tasks.idle();
+    await b.deps.background.idle();
   });
 
   it('a failed attempt is restarted by the stream', async () => {
@@ -202,7 +202,7 @@ describe.each(await testEngines())('generate-stream on %s', (engine) => {
     const events = await readEvents(await stream(a, id));
     expect(events[0]).toMatchObject({ event: 'progress', data: { attempt: 2, step: 'queued' } });
     expect(events.at(-1)).toMatchObject({ event: 'complete', data: { attempt: 2 } });
-    await a.deps.prototypes.tasks.idle();
+    await a.deps.background.idle();
   });
 
   it('when a restart needs quota that is used up, the stream says so in an error event', async () => {

@@ -1,7 +1,7 @@
 import type { CacheStore } from '../../db/cache-store.ts';
-import { decodeMarkup } from '../../http/decode-text.ts';
-import { HtmlTooComplexError, MAX_HTML_ELEMENTS, nestingDepth } from '../../http/html.ts';
 import { normalizeUrl, SafeFetchError, type SafeFetcher } from '../../integrations/safe-fetch/safe-fetch.ts';
+import { decodeMarkup } from '../../text/decode-text.ts';
+import { HtmlTooComplexError, MAX_HTML_ELEMENTS, nestingDepth } from '../../text/html.ts';
 import { runChecks } from './checks.ts';
 import { SeoFailure } from './errors.ts';
 import { SEO_LIMITS } from './limits.ts';

@@ -1,5 +1,5 @@
 import type { load as CheerioLoad } from 'cheerio';
-import { firstImageAlt, imageAltWithin, parseHtmlBounded, textOf, textWithin } from '../../http/html.ts';
+import { firstImageAlt, imageAltWithin, parseHtmlBounded, textOf, textWithin } from '../../text/html.ts';
 
 /**
  * What the HTML checks judge, read from the page once. The reading is where the cost is (hostile

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../../test/support/stand-in.ts';
 import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
-import { MAX_HTML_ELEMENTS } from '../../http/html.ts';
+import { MAX_HTML_ELEMENTS } from '../../text/html.ts';
 import { runChecks } from './checks.ts';
 import { SEO_LIMITS } from './limits.ts';
 import { blocksIndexing, parseRobots, robotsAllows } from './robots.ts';

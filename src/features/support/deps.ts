@@ -9,7 +9,7 @@ import type { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
 import { SupportRefusal } from './errors.ts';
 
-/** What the support logic needs; `Dependencies` provides it. */
+/** What the support logic needs; the infrastructure provides it. */
 export interface SupportDeps {
   config: Config;
   db: Db;

@@ -5,7 +5,7 @@ import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { recordConversion } from '../analytics/conversion.ts';
+import type { ConversionRecorder } from '../analytics/port.ts';
 import {
   SupportRefusal,
   type SupportRefusalReason,
@@ -100,7 +100,8 @@ const ticketDoc = createRoute({
   },
 });
 
-export function supportRoutes() {
+/** Analytics: a genuine contact-us message from a page carrying the tracker is a `lead` conversion. */
+export function supportRoutes(conversions: ConversionRecorder) {
   const router = createRouter();
 
   router.openapi(sendRoute, async (c) => {
@@ -113,11 +114,11 @@ export function supportRoutes() {
     );
     // A genuine contact-us message from a page carrying the tracker is a `lead` conversion of that visit.
     if (result.status === 'new') {
-      await recordConversion(
-        { ...deps, logger: c.env.logger },
+      await conversions.record(
         body.analyticsContext,
         { origin, userAgent: c.req.header('user-agent') ?? '' },
         'contact',
+        c.env.logger,
       );
     }
     return c.json(result.response, 200);

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { optionalText as optional, requiredText as required } from '../../http/schemas.ts';
-import { AnalyticsContext } from '../analytics/conversion.ts';
+import { AnalyticsContext } from '../analytics/port.ts';
 import { SEND_LIMITS, TICKET_LIMITS, UPLOAD_LIMITS, URGENCIES } from './limits.ts';
 
 const email = (max: number) =>

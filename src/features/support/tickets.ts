@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { withTransaction } from '../../db/database.ts';
-import { describeZodError } from '../../http/openapi.ts';
 import { enqueueEmail } from '../../integrations/mail/index.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
+import { describeZodError } from '../../text/validation-message.ts';
 import { requireCaptcha, type SupportDeps } from './deps.ts';
 import { ticketConfirmationEmail, ticketNotificationEmail } from './emails.ts';
 import { SupportRefusal } from './errors.ts';

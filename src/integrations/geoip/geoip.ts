@@ -2,7 +2,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import ipaddr from 'ipaddr.js';
 import { type CountryResponse, Reader } from 'maxmind';
-import { PRINTED_IPV4 } from '../../http/client-ip.ts';
+import { PRINTED_IPV4 } from '../../text/ipv4.ts';
 
 /** IP address → ISO 3166-1 alpha-2 country code, answered locally (no network). */
 export interface GeoIp {

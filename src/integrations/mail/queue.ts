@@ -23,7 +23,7 @@ export interface EmailJob {
   message: MailMessage;
 }
 
-/** What the mail functions need from the dependencies (Dependencies satisfies it). */
+/** What the mail functions need from the infrastructure (which satisfies it). */
 export interface MailDeps {
   db: Db;
   jobs: JobQueue;

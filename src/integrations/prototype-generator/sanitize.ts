@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import { HtmlTooComplexError, parseHtmlBounded } from '../../http/html.ts';
+import { HtmlTooComplexError, parseHtmlBounded } from '../../text/html.ts';
 
 /**
  * Turns a model's answer into a safe, self-contained HTML document, or null when it is not one.

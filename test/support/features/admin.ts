@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../src/db/database.ts';
+import { writeBatch } from '../../../src/features/analytics/store.ts';
 import {
   type AnalyticsEventRow,
   type TrackedEvent,
   trackedRow,
-  writeBatch,
-} from '../../../src/features/analytics/store.ts';
+} from '../../../src/features/analytics/tables.ts';
 import {
   insertLead,
   type LeadClassification,

@@ -1,8 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { ApiError, mapErrors } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import { AnalyticsRefusal } from '../../analytics/errors.ts';
-import { Stats, StatsQuery } from '../../analytics/schemas.ts';
+import { AnalyticsRefusal, Stats, StatsQuery } from '../../analytics/port.ts';
 import { analyticsStats } from '../analytics.ts';
 import { apiErrors, json, security, tags } from './common.ts';
 

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../../../http/openapi.ts';
-import { contactView, listContacts } from '../../contact/store.ts';
+import { contactView, listContacts } from '../../contact/port.ts';
 import { ContactPage, ContactQuery } from '../schemas.ts';
 import { apiErrors, json, security, tags } from './common.ts';
 

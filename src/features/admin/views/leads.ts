@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { listOutbox } from '../../../integrations/mail/index.ts';
-import { getLead } from '../../leads/store.ts';
+import { getLead } from '../../leads/port.ts';
 import { ADMIN_LIMITS } from '../limits.ts';
 import { type AdminLeadRow, leadExtras, queryLeads } from '../query.ts';
 import { AdminLeadDetail, AdminLeadPage, AdminLeadsQuery, LeadIdPath } from '../schemas.ts';

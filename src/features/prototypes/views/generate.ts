@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Dependencies } from '../../../dependencies.ts';
 import { ApiError, mapErrors } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
+import type { Infrastructure } from '../../../infrastructure.ts';
 import { stillGeneratingMessage } from '../chat-path.ts';
-import { prototypeContext } from '../context.ts';
+import { type PrototypePorts, prototypeContext } from '../context.ts';
 import { documentUrl, previewUrl } from '../generation.ts';
 import { PROTOTYPE_LIMITS } from '../limits.ts';
 import { GenerationResult, LeadIdParams, StartGenerationResponse } from '../schemas.ts';
@@ -23,7 +23,10 @@ const TOO_MANY_DESCRIPTION =
  * per-lead budget for both. Asked after the lead is known to be eligible, so made-up ids leave no
  * bucket rows behind.
  */
-async function limitGenerationRequests(deps: Dependencies, leadId: string): Promise<void> {
+async function limitGenerationRequests(
+  deps: Pick<Infrastructure, 'rateLimiter'>,
+  leadId: string,
+): Promise<void> {
   const hits = await deps.rateLimiter.hit(
     `prototype-generation:${leadId}`,
     PROTOTYPE_LIMITS.generationRequestsPerHour,
@@ -86,12 +89,12 @@ const generateRoute = createRoute({
 });
 
 /** Starting a generation: in the background (the site) or waited for (the blocking call). */
-export function generationViews() {
+export function generationViews(ports: PrototypePorts) {
   return createRouter()
     .openapi(triggerRoute, async (c) => {
       const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       // Refused before counting: an unknown or ineligible id leaves no bucket row behind.
       await mapErrors(eligibleLead(ctx, id), toApiError);
       await limitGenerationRequests(deps, id);
@@ -111,7 +114,7 @@ export function generationViews() {
     })
     .openapi(generateRoute, async (c) => {
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(c.env.deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       await mapErrors(eligibleLead(ctx, id), toApiError);
       await limitGenerationRequests(c.env.deps, id);
       const outcome = await mapErrors(generateNow(ctx, id, 'generate'), toApiError);

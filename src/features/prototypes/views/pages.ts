@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Dependencies } from '../../../dependencies.ts';
 import type { AppEnv } from '../../../http/env.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
+import type { Infrastructure } from '../../../infrastructure.ts';
 import { normalizeLanguage } from '../../../integrations/prototype-generator/types.ts';
-import { prototypeContext } from '../context.ts';
+import { type PrototypePorts, prototypeContext } from '../context.ts';
 import {
   documentCsp,
   type PreviewState,
@@ -54,7 +54,7 @@ const documentRoute = createRoute({
   },
 });
 
-function frameAncestors(deps: Dependencies): string[] {
+function frameAncestors(deps: Pick<Infrastructure, 'config'>): string[] {
   return [deps.config.siteOrigin, ...(deps.config.wwwSiteOrigin ? [deps.config.wwwSiteOrigin] : [])];
 }
 
@@ -66,12 +66,12 @@ function htmlPage(c: Context<AppEnv>, body: string, status: 200 | 404 | 409, csp
 }
 
 /** The pages a visitor sees: the preview (progress, prototype, failure) and the prototype document. */
-export function pageViews() {
+export function pageViews(ports: PrototypePorts) {
   return createRouter()
     .openapi(previewRoute, async (c) => {
       const deps = c.env.deps;
       const { id } = c.req.valid('param');
-      const ctx = prototypeContext(deps, c.env.logger);
+      const ctx = prototypeContext(ports, c.env.logger);
       const lead = await ctx.leads.get(id);
       const lang = c.req.valid('query').lang;
       const language = lang ? normalizeLanguage(lang) : (lead?.language ?? 'en');

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { mapErrors } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { sseResponse } from '../../../http/sse.ts';
-import { prototypeContext } from '../context.ts';
+import { type PrototypePorts, prototypeContext } from '../context.ts';
 import { enqueueRetry, errorPayload } from '../generation.ts';
 import { LeadIdParams, STREAM_DESCRIPTION } from '../schemas.ts';
 import { eligibleLead } from '../service.ts';
@@ -44,11 +44,11 @@ const streamRoute = createRoute({
 });
 
 /** Following a generation as server-sent events (the preview page's progress view). */
-export function streamViews() {
+export function streamViews(ports: PrototypePorts) {
   return createRouter().openapi(streamRoute, async (c) => {
     const deps = c.env.deps;
     const { id } = c.req.valid('param');
-    const ctx = prototypeContext(deps, c.env.logger);
+    const ctx = prototypeContext(ports, c.env.logger);
     const lead = await mapErrors(eligibleLead(ctx, id), toApiError);
     const lastEventId = parseLastEventId(c.req.header('Last-Event-ID') ?? c.req.valid('query').lastEventId);
     return sseResponse(

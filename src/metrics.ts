@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
-import type { JobQueue, JobStatus } from '../queue/job-queue.ts';
+import type { JobQueue, JobStatus } from './queue/job-queue.ts';
 
 /**
  * The process's Prometheus metrics: requests and latency per route, outside-service errors, queue

@@ -1,0 +1,8 @@
+import type { FeatureModule } from '../contract.ts';
+import { healthRoutes } from './routes.ts';
+
+/** The service's name and version (`/`) and its liveness check (`/health`). */
+export const healthModule: FeatureModule = {
+  name: 'health',
+  build: () => ({ routes: healthRoutes() }),
+};

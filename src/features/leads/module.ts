@@ -1,0 +1,19 @@
+import { conversionRecorder } from '../analytics/port.ts';
+import type { FeatureModule } from '../contract.ts';
+import { prototypePorts } from '../prototypes/port.ts';
+import { LEAD_CRM_SOURCE, leadCrmSource } from './crm-sync.ts';
+import { prototypeQuota } from './port.ts';
+import { leadRoutes } from './routes.ts';
+
+/** Leads from the wizard and the chat: stored, classified, confirmed by e-mail, synced to the CRM. */
+export const leadsModule: FeatureModule = {
+  name: 'leads',
+  build: (infra) => ({
+    routes: leadRoutes({
+      quota: prototypeQuota(infra),
+      prototypes: prototypePorts(infra),
+      conversions: conversionRecorder(infra),
+    }),
+    crmRecords: { [LEAD_CRM_SOURCE]: leadCrmSource },
+  }),
+};

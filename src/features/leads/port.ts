@@ -1,0 +1,23 @@
+/**
+ * What other features may use of leads (the only file of this folder they may import; the layer
+ * rules in .dependency-cruiser.cjs hold them to it): prototype generation reads a lead and moves its
+ * status and quota; the back office reads leads.
+ */
+import type { Infrastructure } from '../../infrastructure.ts';
+import { PrototypeQuota } from './quota.ts';
+
+export { monthKey, PrototypeQuota } from './quota.ts';
+export { PipedriveOutcomeSchema } from './schemas.ts';
+export {
+  getLead,
+  type LeadClassification,
+  type LeadStatus,
+  type PipedriveOutcome,
+  type PrototypeKind,
+  setLeadStatus,
+} from './store.ts';
+
+/** The monthly prototype quota (PROTOTYPE_MONTHLY_LIMIT per kind, per IP and e-mail bucket). */
+export function prototypeQuota(infra: Pick<Infrastructure, 'db' | 'config'>): PrototypeQuota {
+  return new PrototypeQuota(infra.db, infra.config.prototypes.monthlyLimit);
+}

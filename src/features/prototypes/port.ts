@@ -1,0 +1,11 @@
+/**
+ * What other features may use of prototypes (the only file of this folder they may import): the
+ * chat path of POST /api/leads creates the lead's prototype before answering.
+ */
+export {
+  type ChatPrototype,
+  type ChatPrototypeOutcome,
+  createPrototypeForChat,
+  repeatedChatPrototype,
+} from './chat-path.ts';
+export { type PrototypePorts, prototypePorts } from './context.ts';

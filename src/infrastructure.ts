@@ -1,0 +1,182 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { CacheStore } from './db/cache-store.ts';
+import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { RateLimiter } from './db/rate-limiter.ts';
+import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
+import type { CrmClient } from './integrations/crm/crm.ts';
+import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
+import type { LlmClient } from './integrations/llm/llm-client.ts';
+import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
+import { findChrome, LocalLighthouseEngine } from './integrations/pagespeed/lighthouse-engine.ts';
+import { PageSpeedInsightsEngine } from './integrations/pagespeed/psi-client.ts';
+import type { PageSpeedEngine } from './integrations/pagespeed/report.ts';
+import {
+  createPrototypeGenerator,
+  type PrototypeGenerator,
+} from './integrations/prototype-generator/index.ts';
+import { SafeFetcher } from './integrations/safe-fetch/safe-fetch.ts';
+import { BuiltinSalesAgent } from './integrations/sales-agent/builtin-agent.ts';
+import type { SalesAgent } from './integrations/sales-agent/sales-agent.ts';
+import { WebSocketSalesAgent } from './integrations/sales-agent/websocket-agent.ts';
+import { HttpWordPressClient, type WordPressClient } from './integrations/wordpress/wordpress-client.ts';
+import { Metrics } from './metrics.ts';
+import { BackgroundTasks } from './queue/background-tasks.ts';
+import { JobQueue } from './queue/job-queue.ts';
+import { QueueWorker } from './queue/worker.ts';
+import type { SearchIndex } from './search/search-index.ts';
+import { SqlSearchIndex } from './search/sql-search-index.ts';
+
+/**
+ * What the service shares with every feature, built once from config: the database and what lives on
+ * it (queue, cache, rate limits, search), the logger and metrics, and one client per outside service
+ * (each a real client or its offline default). It names no feature: each feature builds its own
+ * narrow ports from it (its `module.ts`), and handlers read it from `c.env.deps`.
+ */
+export interface Infrastructure {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  engine: Engine;
+  cache: CacheStore;
+  rateLimiter: RateLimiter;
+  jobs: JobQueue;
+  worker: QueueWorker;
+  metrics: Metrics;
+  /** Work this process runs after its request returned: shutdown (and tests) wait for it. */
+  background: BackgroundTasks;
+  /** The language model (AI_BASE_URL), or null: each feature then uses the built-in offline engine. */
+  llm: LlmClient | null;
+  /** CAPTCHA siteverify, or not enforced when CAPTCHA_SECRET is unset. */
+  captcha: CaptchaVerifier;
+  /** Pipedrive, or skipped when PIPEDRIVE_API_TOKEN is unset. */
+  crm: CrmClient;
+  /** SMTP, or the stored outbox when SMTP_URL is unset; send through `enqueueEmail`. */
+  mail: MailTransport;
+  /** The prototype generator chosen from config (v0, the language model, or the built-in one). */
+  prototypeGenerator: PrototypeGenerator;
+  /** The only way to fetch a visitor-given URL (SSRF rules; FETCH_ALLOW_HOSTS). */
+  safeFetch: SafeFetcher;
+  /** The posts upstream; null when WORDPRESS_API_URL is unset (posts routes answer 503). */
+  wordpress: WordPressClient | null;
+  /** Page-speed analysis: PSI with a key, else local Lighthouse when Chromium exists, else null (503). */
+  pagespeed: PageSpeedEngine | null;
+  /** IP → country, offline (a MaxMind-format database read once at start-up). */
+  geoip: GeoIp;
+  /** The full-text search index, filled only by `npm run ingest`. */
+  search: SearchIndex;
+  /** The chat's sales agent: the WebSocket relay (SALES_AGENT_WS_URL) or the built-in agent. */
+  salesAgent: SalesAgent;
+  /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
+  shutdownSignal: AbortSignal;
+}
+
+export interface InfrastructureOverrides {
+  database?: DatabaseHandle;
+  backoffBaseMs?: number;
+  /** The job queue's clock (due times, backoff), so a test can step through hours of retries. */
+  queueClock?: () => number;
+  /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
+  prototypeGenerator?: PrototypeGenerator;
+}
+
+/** The infrastructure with what only its owner (the composition root) may do: end it. */
+export interface OwnedInfrastructure {
+  infrastructure: Infrastructure;
+  /** Aborts `shutdownSignal`. */
+  signalShutdown(): void;
+  /** Closes the database (after the workers stopped). */
+  closeDatabase(): Promise<void>;
+}
+
+/** Opens the database, applies migrations, and builds every shared service and client once. */
+export async function createInfrastructure(
+  config: Config,
+  logger: Logger,
+  overrides: InfrastructureOverrides = {},
+): Promise<OwnedInfrastructure> {
+  const database =
+    overrides.database ??
+    openDatabase(config.databaseUrl, {
+      onConnectionError: (error) =>
+        logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
+    });
+  await migrateToLatest(database.db);
+  const jobs = new JobQueue(database.db, {
+    backoffBaseMs: overrides.backoffBaseMs,
+    now: overrides.queueClock,
+  });
+  const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
+    leaseMs: config.queueLeaseMs,
+  });
+  const shutdown = new AbortController();
+  // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).
+  const llm: LlmClient | null = config.ai
+    ? new (await import('./integrations/llm/openai-compatible-client.ts')).OpenAiCompatibleClient(config.ai)
+    : null;
+  const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
+  const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
+    logger.warn({ err: error }, 'IP-to-country database unreadable: countries will be unknown'),
+  );
+  const salesAgent: SalesAgent = config.salesAgentWsUrl
+    ? new WebSocketSalesAgent({
+        url: config.salesAgentWsUrl,
+        ...config.salesAgentTimeouts,
+        logger: logger.child({ component: 'sales-agent' }),
+      })
+    : new BuiltinSalesAgent({
+        // Read at each question, so the agent sees the index and model however they are wired.
+        sources: {
+          get search() {
+            return infrastructure.search;
+          },
+          get llm() {
+            return infrastructure.llm;
+          },
+        },
+        wizardUrl: config.wizardUrl,
+        maxDurationMs: config.salesAgentTimeouts.maxDurationMs,
+        logger: logger.child({ component: 'sales-agent' }),
+      });
+
+  const infrastructure: Infrastructure = {
+    config,
+    logger,
+    db: database.db,
+    engine: database.engine,
+    cache: new CacheStore(database.db),
+    rateLimiter: new RateLimiter(database.db),
+    jobs,
+    worker,
+    metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
+    background: new BackgroundTasks(),
+    llm,
+    captcha: createCaptchaVerifier(config.captcha),
+    crm: createCrmClient(config.pipedrive),
+    mail: createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
+    prototypeGenerator: overrides.prototypeGenerator ?? (await createPrototypeGenerator(config, llm, logger)),
+    safeFetch,
+    wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
+    pagespeed: choosePageSpeedEngine(config, safeFetch),
+    geoip,
+    search: new SqlSearchIndex(database.db),
+    salesAgent,
+    shutdownSignal: shutdown.signal,
+  };
+  return {
+    infrastructure,
+    signalShutdown: () => shutdown.abort(),
+    closeDatabase: () => database.close(),
+  };
+}
+
+function choosePageSpeedEngine(config: Config, safeFetch: SafeFetcher): PageSpeedEngine | null {
+  if (config.pagespeed.apiKey) {
+    return new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey });
+  }
+  const chromePath = findChrome(config.pagespeed.chromePath);
+  if (!chromePath) return null;
+  return new LocalLighthouseEngine({ chromePath, safeFetch, allowHosts: config.fetchAllowHosts });
+}
