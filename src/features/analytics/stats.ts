@@ -122,12 +122,13 @@ function groupView(breakdown: VisitBreakdown, group: VisitGroup) {
  */
 export async function readAnalyticsStats(db: Db, range: StatsRange, top: number, filters: StatsFilters = {}) {
   const filtered = hasFilters(filters);
-  const [rows, visits, events, botsDropped] = await Promise.all([
+  // A filtered report's two halves run one after the other (visit-stats.ts bounds its queries).
+  const [rows, visits, botsDropped] = await Promise.all([
     filtered ? null : readStats(db, range, top),
     filtered ? readFilteredVisits(db, range, top, filters) : readVisitRollups(db, range, top),
-    filtered ? readFilteredEvents(db, range, top, filters) : null,
     readBotsDropped(db),
   ]);
+  const events = filtered ? await readFilteredEvents(db, range, top, filters) : null;
   const byDay = new Map<string, { events: number; visitors: number }>();
   for (const r of rows?.daily ?? []) {
     const entry = byDay.get(r.day) ?? { events: 0, visitors: 0 };

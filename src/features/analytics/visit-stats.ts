@@ -5,6 +5,30 @@ import { topBy } from './rank.ts';
 import type { StatsRange } from './rollup-reads.ts';
 import { VISIT_METRICS, type VisitDimension, type VisitMetrics } from './visits.ts';
 
+/**
+ * Runs `tasks` at most `limit` at a time. A filtered report is ~18 queries that each read many rows:
+ * all at once they would hold every pooled PostgreSQL connection for seconds, and other requests (and
+ * the report's own later queries) would time out waiting for one.
+ */
+export async function limited<T>(
+  tasks: (() => Promise<T>)[],
+  limit = FILTERED_QUERY_CONCURRENCY,
+): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+/** Queries of one filtered report running at once (the pool has 10 connections by default). */
+const FILTERED_QUERY_CONCURRENCY = 3;
+
 /** Breakdowns of the stats answer and the visit column or rollup dimension each reads. */
 export const VISIT_BREAKDOWNS = {
   sources: { dimension: 'source', column: 'source' },
@@ -174,19 +198,25 @@ export async function readFilteredVisits(
     // Visits without a UTM tag are not a row of the UTM breakdowns (as in the rollups).
     return utm.has(column) ? rows.filter((r) => r.value !== null) : rows;
   };
-  const [totalsResult, daily, ...lists] = await Promise.all([
-    sql<Record<string, unknown>>`
+  const [totalsResult, daily] = await limited([
+    () =>
+      sql<Record<string, unknown>>`
       select ${visitSums}, count(distinct v.day || v.visitor_hash) as exact_visitors
       from analytics_visits v where ${where}`.execute(db),
-    sql<Record<string, unknown>>`
+    () =>
+      sql<Record<string, unknown>>`
       select v.day as day, count(*) as visits, count(distinct v.visitor_hash) as visitors, sum(v.events) as events
       from analytics_visits v where ${where} group by v.day`.execute(db),
-    ...Object.values(VISIT_BREAKDOWNS).map((b) => breakdown(b.column, 'visits')),
-    ...Object.values(CONVERSION_BREAKDOWNS).map((b) => breakdown(VISIT_BREAKDOWNS[b].column, 'converted')),
   ]);
-  const totalsRow = totalsResult.rows[0] ?? {};
+  const lists = await limited([
+    ...Object.values(VISIT_BREAKDOWNS).map((b) => () => breakdown(b.column, 'visits')),
+    ...Object.values(CONVERSION_BREAKDOWNS).map(
+      (b) => () => breakdown(VISIT_BREAKDOWNS[b].column, 'converted'),
+    ),
+  ]);
+  const totalsRow = totalsResult!.rows[0] ?? {};
   const days = new Map<string, { visits: number; visitors: number; events: number }>();
-  for (const r of daily.rows) {
+  for (const r of daily!.rows) {
     days.set(String(r.day), {
       visits: Number(r.visits),
       visitors: Number(r.visitors),
@@ -212,14 +242,20 @@ export async function readFilteredEvents(db: Db, range: StatsRange, top: number,
       limit ${top}`.execute(db);
     return rows.map((r) => ({ value: r.value ?? '', count: Number(r.n) }));
   };
-  const [pages, countries, types, referrers, uniquePages] = await Promise.all([
-    ranked('page'),
-    ranked('country'),
-    ranked('type'),
-    ranked('referrer_host'),
-    sql<{ n: number | string }>`
-      select count(distinct e.page) as n
-      from analytics_events e join analytics_visits v on v.id = e.visit_id where ${where}`.execute(db),
+  const [pages, countries, types, referrers] = await limited([
+    () => ranked('page'),
+    () => ranked('country'),
+    () => ranked('type'),
+    () => ranked('referrer_host'),
   ]);
-  return { pages, countries, types, referrers, uniquePages: Number(uniquePages.rows[0]?.n ?? 0) };
+  const uniquePages = await sql<{ n: number | string }>`
+    select count(distinct e.page) as n
+    from analytics_events e join analytics_visits v on v.id = e.visit_id where ${where}`.execute(db);
+  return {
+    pages: pages!,
+    countries: countries!,
+    types: types!,
+    referrers: referrers!,
+    uniquePages: Number(uniquePages.rows[0]?.n ?? 0),
+  };
 }
