@@ -54,6 +54,8 @@ const PUBLISHED_IDS: Record<string, string> = {
   'POST /api/analytics/track': 'trackAnalyticsEvent',
   'GET /api/analytics/stats': 'getAnalyticsStats',
   'GET /api/analytics/events': 'listAnalyticsEvents',
+  'GET /api/analytics/script.js': 'getAnalyticsScript',
+  'GET /api/analytics/export': 'exportAnalytics',
   'POST /api/support/send': 'sendSupportRequest',
   'POST /api/support/tickets': 'createSupportTicket',
   'POST /api/diagnostic/analyze': 'analyzePageSpeed',
@@ -97,6 +99,7 @@ const GUARDED: Record<string, string[]> = {
   'DELETE /api/posts/cache': ['CacheApiKey'],
   'POST /api/posts/cache/clear': ['CacheApiKey'],
   'GET /metrics': ['MetricsBearer', 'AdminApiKey'],
+  'GET /api/analytics/export': ['AdminApiKey'],
   ...Object.fromEntries(
     Object.keys(PUBLISHED_IDS)
       .filter((name) => name.includes(' /admin/api/'))

@@ -119,7 +119,9 @@ const statsRoute = createRoute({
 const scriptRoute = createRoute({
   method: 'get',
   path: SCRIPT_PATH,
+  operationId: 'getAnalyticsScript',
   tags: ['Analytics'],
+  security: [],
   summary: 'The first-party tracker script',
   description:
     'A small script (under 2 KB gzipped; no cookies, no storage) for `<script defer src=".../api/analytics/script.js">`: ' +
@@ -137,6 +139,7 @@ const scriptRoute = createRoute({
 const exportRoute = createRoute({
   method: 'get',
   path: '/api/analytics/export',
+  operationId: 'exportAnalytics',
   tags: ['Analytics'],
   summary: 'Export events or a breakdown as CSV (admin key)',
   description:
@@ -151,8 +154,7 @@ const exportRoute = createRoute({
       description: 'CSV (UTF-8, RFC 4180, a header row)',
       content: { 'text/csv': { schema: { type: 'string' } } },
     },
-    ...errors,
-    401: { description: 'Missing or wrong admin key (`UNAUTHORIZED`)' },
+    ...errorResponses(400, { 401: 'UNAUTHORIZED: missing or wrong X-Admin-Api-Key' }),
   },
 });
 
