@@ -27,6 +27,7 @@ import {
   supportMessagesTable,
   supportTicketsTable,
 } from '../src/features/support/store.ts';
+import { classificationCorrectionsTable } from '../src/integrations/llm/corrections.ts';
 import { mailOutboxTable } from '../src/integrations/mail/outbox.ts';
 import { jobsTable } from '../src/queue/job-queue.ts';
 import { searchChunksTable, searchDocumentsTable } from '../src/search/sql-search-index.ts';
@@ -62,6 +63,7 @@ const TABLES = {
   support_tickets: supportTicketsTable,
   support_attachments: supportAttachmentsTable,
   service_settings: serviceSettingsTable,
+  classification_corrections: classificationCorrectionsTable,
 } satisfies Record<keyof Database, TableSpec>;
 
 /** Exactly the same type (not merely assignable either way). */
@@ -74,8 +76,14 @@ type TablesTypedApart = {
 
 /** How each engine reports the declared column types. */
 const REPORTED_TYPES: Record<Engine, Record<SqlType, string>> = {
-  sqlite: { text: 'text', integer: 'integer', bigint: 'bigint', bytes: 'blob' },
-  postgres: { text: 'text', integer: 'integer', bigint: 'bigint', bytes: 'bytea' },
+  sqlite: { text: 'text', integer: 'integer', bigint: 'bigint', real: 'real', bytes: 'blob' },
+  postgres: {
+    text: 'text',
+    integer: 'integer',
+    bigint: 'bigint',
+    real: 'double precision',
+    bytes: 'bytea',
+  },
 };
 
 /**

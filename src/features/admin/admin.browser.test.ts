@@ -241,7 +241,7 @@ describe.skipIf(!HAS_CHROMIUM)('admin dashboard in Chromium', { timeout: 60_000 
       'More bookings online',
       'booking, payments',
       'Modern minimalist',
-      'The built-in rules',
+      'The built-in classifier',
       'Chat (trusted)',
       'PIPEDRIVE_API_TOKEN',
       'Landing',

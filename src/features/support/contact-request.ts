@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
+import type { ClassifierInput } from '../../integrations/llm/offline/classifier.ts';
 import { enqueueEmail, type MailDeps } from '../../integrations/mail/queue.ts';
 import { type ContactRequest, contactEmail, vendorDeclineEmail } from './emails.ts';
 import type { SupportMessage, SupportMessageStatus } from './store.ts';
@@ -28,6 +29,22 @@ export interface ContactRequestVerdict {
   classification: SupportMessage['classification'];
   classificationReason: string;
   classifiedBy: SupportMessage['classifiedBy'];
+  /** The built-in classifier's probability of its answer and its reasons (null, none: the model decided). */
+  classificationScore: number | null;
+  classificationReasons: string[];
+}
+
+/** What the classifier reads of a contact request: the sender, the subject and the message. */
+export function supportClassifierInput(
+  message: Pick<SupportMessage, 'name' | 'email' | 'company' | 'subject' | 'message' | 'language'>,
+): ClassifierInput & { language: 'en' | 'es' } {
+  return {
+    name: message.name,
+    email: message.email,
+    company: message.company,
+    texts: [message.subject ?? '', message.message],
+    language: message.language,
+  };
 }
 
 export type { ContactRequest };
@@ -39,13 +56,7 @@ export async function classifyContactRequest(
 ): Promise<ContactRequestVerdict> {
   const classification = await classifySubmission(
     deps.llm ?? null,
-    {
-      name: input.name,
-      email: input.email,
-      company: input.company,
-      texts: [input.subject ?? '', input.message],
-      language: input.language,
-    },
+    supportClassifierInput(input),
     deps.logger,
   );
   const status: SupportMessageStatus =
@@ -59,6 +70,8 @@ export async function classifyContactRequest(
     classification: classification.classification,
     classificationReason: classification.reason,
     classifiedBy: classification.classifiedBy,
+    classificationScore: classification.score,
+    classificationReasons: classification.reasons,
   };
 }
 

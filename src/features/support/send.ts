@@ -83,6 +83,7 @@ export async function sendSupportMessage(
     company: body.company ?? null,
     subject: body.subject ?? null,
     message: body.message,
+    language,
     createdAt: now,
   };
   const log = deps.logger.child({ supportMessageId: id });

@@ -67,6 +67,8 @@ export async function insertTestLead(
     classification: fields.classification ?? 'lead',
     classificationReason: 'test',
     classifiedBy: 'builtin',
+    classificationScore: 0.9,
+    classificationReasons: ['test'],
     name: fields.name,
     email: fields.email,
     phone: null,
