@@ -11,8 +11,10 @@ import {
   analyticsDailyTable,
   analyticsEventsTable,
   analyticsSaltsTable,
+  analyticsVisitDailyTable,
   analyticsVisitorsTable,
-} from '../src/features/analytics/store.ts';
+  analyticsVisitsTable,
+} from '../src/features/analytics/tables.ts';
 import { chatMessagesTable } from '../src/features/chat/history-store.ts';
 import { contactSubmissionsTable } from '../src/features/contact/store.ts';
 import {
@@ -56,6 +58,8 @@ const TABLES = {
   analytics_daily: analyticsDailyTable,
   analytics_visitors: analyticsVisitorsTable,
   analytics_salts: analyticsSaltsTable,
+  analytics_visits: analyticsVisitsTable,
+  analytics_visit_daily: analyticsVisitDailyTable,
   prototype_attempts: prototypeAttemptsTable,
   prototype_events: prototypeEventsTable,
   blobs: blobsTable,

@@ -4,7 +4,7 @@ import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
 
 export type ContactStatus = 'new' | 'spam' | 'vendor';
 
-/** The `contact_submissions` table (migrations 0006 and 0012). */
+/** The `contact_submissions` table (migrations 0006 and 0013). */
 export const contactSubmissionsTable = table({
   id: text(),
   name: text(),
@@ -14,7 +14,7 @@ export const contactSubmissionsTable = table({
   created_at: bigint(),
   /** What became of it: `new` (e-mailed to the team), `spam` (dropped), `vendor` (declined). */
   status: text<ContactStatus>(),
-  /** The classifier's answer (`lead`, `spam`, `vendor`) and why; null before migration 0012. */
+  /** The classifier's answer (`lead`, `spam`, `vendor`) and why; null before migration 0013. */
   classification: text().orNull(),
   classification_reason: text().orNull(),
   /** `llm`, `builtin`, or `honeypot` (the hidden field was filled: not classified). */

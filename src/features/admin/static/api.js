@@ -81,8 +81,38 @@ async function call(method, path, params, body) {
   throw new AdminApiError(kind, text, { status: response.status, code });
 }
 
+/** A file answer (a CSV export) as a Blob, with the same key header and error messages as `call`. */
+async function download(path, params) {
+  const key = keyStore.get();
+  if (!key) throw new AdminApiError('unauthorized', 'Sign in with the admin key first.', { status: 401 });
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
+  }
+  let response;
+  try {
+    response = await fetch(url, {
+      headers: { 'X-Admin-Api-Key': key },
+      cache: 'no-store',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+  } catch {
+    throw new AdminApiError('network', 'Cannot reach the server. Check the connection and try again.');
+  }
+  if (response.ok) return response.blob();
+  const body = await response.json().catch(() => null);
+  const code = body?.error?.code ?? '';
+  const kind = response.status === 401 ? 'unauthorized' : response.status < 500 ? 'client' : 'server';
+  throw new AdminApiError(kind, humanMessage(response.status, code, body?.error?.message), {
+    status: response.status,
+    code,
+  });
+}
+
 export const api = {
   get: (path, params) => call('GET', path, params),
   /** `body`, when given, is sent as JSON. */
   post: (path, body) => call('POST', path, undefined, body),
+  download,
 };
