@@ -31,7 +31,7 @@ const frac = (n: number, d: number) => `${pct(n, d)} (${n}/${d})`;
 
 /** What a missingInformation item or a suggestion asks for. */
 const DIMENSIONS: [string, RegExp][] = [
-  ['goal', /\b(?:goal|objective|purpose|objetivo|proposito|meta)/],
+  ['goal', /\b(?:goal|objective|purpose|(?<!publico )objetivo|proposito|meta)/],
   ['audience', /\b(?:audience|publico|who will use|quien lo usara|target users|usuarios objetivo)/],
   ['features', /\b(?:features?|functionalit\w*|funcionalidad\w*|funciones|caracteristicas)\b/],
   ['timeline', /\b(?:timeline|deadline|launch date|timeframe|plazos?|fecha)/],

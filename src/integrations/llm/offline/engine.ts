@@ -64,6 +64,8 @@ const ALTERNATIVE_MIN = 0.12;
 const MAX_SIGNALS = 4;
 const MAX_NEEDS = 6;
 const MAX_NEED_WORDS = 8;
+/** Up to this many words, a message with no goal is asked for one. */
+const GOAL_QUESTION_WORDS = 15;
 
 export function offlineRecommend(
   message: string,
@@ -168,7 +170,9 @@ function missing(
   const absent = (key: keyof EngineModel['decisions']['absentBelow']) =>
     found.spans[key].length === 0 && found.strongest[key] < model.decisions.absentBelow[key];
   const out: Dimension[] = [];
-  if (absent('goal')) out.push('goal');
+  // A description of some length states its purpose in ways no cue list covers: only a short one is
+  // asked for its goal.
+  if (absent('goal') && reading.wordCount <= GOAL_QUESTION_WORDS) out.push('goal');
   if (absent('audience') && !fields?.audience) out.push('audience');
   if (absent('features')) out.push('features');
   if (!mentionsTime(reading.message)) out.push('timeline');

@@ -61,6 +61,8 @@ export const FIELD_VALUES: Record<FieldKey, readonly string[]> = {
 export { FIELD_TIED, PATH_TIED };
 
 export interface DecisionParameters {
+  /** Build's probability is weighed by this before the paths are compared (see mostLikely). */
+  buildWeight: number;
   /** Probability a token needs to belong to a section's phrase. */
   sectionThreshold: Record<SectionKey, number>;
   /** Added to the `null` class's log-probability of each field: the policy is strict. */
@@ -142,12 +144,22 @@ export function readForPath(text: string): PathReading {
  */
 export interface Inputs {
   scaled: Map<string, number>[];
+  /** Length the scaled features are normalised to: how much the words weigh against the rest. */
+  length?: number;
   plain: Map<string, number>[];
   tied?: Float64Array;
 }
 
+/** The words' weight against the path framings and lexicon readings (chosen by cross-validation). */
+const PATH_TEXT_LENGTH = 3;
+
 export function pathInputs(reading: PathReading, facts: Facts, wordCount: number): Inputs {
-  return { scaled: [reading.text], plain: [reading.meaning], tied: pathTied(facts, wordCount) };
+  return {
+    scaled: [reading.text],
+    length: PATH_TEXT_LENGTH,
+    plain: [reading.meaning],
+    tied: pathTied(facts, wordCount),
+  };
 }
 
 /**
@@ -173,7 +185,8 @@ function rowMaker(space: Map<string, number>) {
     }
     return found;
   };
-  return (inputs: Inputs) => joinParts(inputs.scaled.map(part), inputs.plain.map(part), inputs.tied);
+  return (inputs: Inputs) =>
+    joinParts(inputs.scaled.map(part), inputs.plain.map(part), inputs.tied, inputs.length);
 }
 
 export interface PathPrediction {
@@ -190,8 +203,15 @@ export function pathProbabilities(model: EngineModel, inputs: Inputs): Record<Pl
   return out;
 }
 
-const mostLikely = (p: Record<PlanPath, number>) =>
-  PATHS.reduce((a, b) => (p[b] > p[a] + 1e-12 ? b : a), 'Technical Review' as PlanPath);
+/**
+ * The most likely path, Build's probability weighed by `buildWeight` first: the policy's tie-breakers
+ * all go against "new build" (launch or MVP framing beats it, integration at the core beats it), so
+ * Build is taken when the evidence for it clearly leads.
+ */
+const mostLikely = (p: Record<PlanPath, number>, buildWeight: number) => {
+  const weighed = (x: PlanPath) => (x === 'Build' ? p[x] * buildWeight : p[x]);
+  return PATHS.reduce((a, b) => (weighed(b) > weighed(a) + 1e-12 ? b : a), 'Technical Review' as PlanPath);
+};
 
 /**
  * The path for a message (`reading`: of the message with the wizard's free-text answers, when
@@ -209,9 +229,10 @@ export function predictPath(
   const fromFacts = factPath(facts);
   if (fromFacts && wordCount <= SAYS_NOTHING_WORDS) {
     const textOnly = pathProbabilities(model, pathInputs(reading, {}, wordCount));
-    if (mostLikely(textOnly) === 'Technical Review') return { path: fromFacts, probabilities: withFacts };
+    if (mostLikely(textOnly, model.decisions.buildWeight) === 'Technical Review')
+      return { path: fromFacts, probabilities: withFacts };
   }
-  return { path: mostLikely(withFacts), probabilities: withFacts };
+  return { path: mostLikely(withFacts, model.decisions.buildWeight), probabilities: withFacts };
 }
 
 /**

@@ -36,11 +36,11 @@ export function indexPart(space: Map<string, number>, features: Map<string, numb
   return { idx, val, squares };
 }
 
-/** A row from parts: the `scaled` parts normalised together (as rowOf does), the `plain` ones as they are. */
-export function joinParts(scaled: Part[], plain: Part[], tied?: Float64Array): SparseRow {
+/** A row from parts: the `scaled` parts normalised together to `length`, the `plain` ones as they are. */
+export function joinParts(scaled: Part[], plain: Part[], tied?: Float64Array, length = 1): SparseRow {
   let squares = 0;
   for (const part of scaled) squares += part.squares;
-  const norm = Math.sqrt(squares) || 1;
+  const norm = (Math.sqrt(squares) || 1) / length;
   const idx: number[] = [];
   const val: number[] = [];
   for (const part of scaled) {
@@ -78,6 +78,8 @@ export function probabilities(clf: Classifier, row: SparseRow): Float64Array {
 /** One training example: feature maps scaled together, maps at their own scale, class-tied features. */
 export interface Example {
   scaled: Map<string, number>[];
+  /** Length the scaled features are normalised to (default 1). */
+  length?: number;
   plain?: Map<string, number>[];
   tied?: Float64Array;
   label: string;
@@ -109,6 +111,7 @@ export function rowOfExample(vocab: Map<string, number>, e: Omit<Example, 'label
     e.scaled.map((m) => indexPart(vocab, m)),
     (e.plain ?? []).map((m) => indexPart(vocab, m)),
     e.tied,
+    e.length,
   );
 }
 
