@@ -20,22 +20,36 @@ const CHAR_MAX = 4;
 
 export function textFeatures(message: string, folded = fold(message)): Map<string, number> {
   const out = new Map<string, number>();
-  const add = (name: string, value = 1) => out.set(name, (out.get(name) ?? 0) + value);
+  const add = (name: string, value: number) => out.set(name, (out.get(name) ?? 0) + value);
   let previous = '';
   WORD.lastIndex = 0;
   for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
     const word = m[0];
-    add(`w:${word}`);
-    if (previous) add(`b:${previous}_${word}`);
+    const names = namesOf(word);
+    add(names[0]!, 1);
+    for (let j = 1; j < names.length; j++) add(names[j]!, 0.5);
+    if (previous) add(`b:${previous}_${word}`, 1);
     previous = word;
-    const padded = `_${word}_`;
-    for (let n = CHAR_MIN; n <= CHAR_MAX; n++) {
-      for (let j = 0; j + n <= padded.length; j++) add(`c:${padded.slice(j, j + n)}`, 0.5);
-    }
   }
   // Counts are damped: a word said three times is not three times the evidence.
   for (const [name, value] of out) out.set(name, Math.sqrt(value));
   return out;
+}
+
+const namesCache = new Map<string, string[]>();
+const NAMES_CACHE_MAX = 50_000;
+
+/** A word's feature names, made once per word: `w:word`, then its character n-grams (`c:_wo`, `c:wor`…). */
+function namesOf(word: string): string[] {
+  let names = namesCache.get(word);
+  if (names) return names;
+  names = [`w:${word}`];
+  const padded = `_${word}_`;
+  for (let n = CHAR_MIN; n <= CHAR_MAX; n++) {
+    for (let j = 0; j + n <= padded.length; j++) names.push(`c:${padded.slice(j, j + n)}`);
+  }
+  if (namesCache.size < NAMES_CACHE_MAX) namesCache.set(word, names);
+  return names;
 }
 
 /** The words and word pairs of a folded text alone, as textFeatures names them (a cheap reading of a clause). */
@@ -88,6 +102,9 @@ const FIX = words(
     'arreglar arreglen arregle rompe roto caida slow lento lenta lentisimo',
 );
 const NEW = words('new nueva nuevo nuevas nuevos scratch cero brand first primera primer idea');
+const FEATURE = words(
+  'feature features functionality module modules funcion funciones funcionalidad funcionalidades modulo modulos section seccion',
+);
 const UNSURE = words(
   'sure unsure whether know sabemos se decide decidir conviene should or o recomiendan recommend',
 );
@@ -109,8 +126,14 @@ export function conceptFeatures(tokens: TaggedToken[], into: Map<string, number>
     if (FIX.has(w)) found.add('fix');
     if (NEW.has(w)) found.add('new');
     if (UNSURE.has(w)) found.add('open');
+    // "new features", "funciones nuevas": the policy's development support when the product exists.
+    if (FEATURE.has(w)) {
+      const near = tokens.slice(Math.max(0, i - 2), i + 3).map((x) => x.word);
+      if (near.some((n) => NEW.has(n) || ADD.has(n))) found.add('new-feature');
+    }
   });
-  if (found.has('owned-product') && found.has('add')) found.add('extend-existing');
+  if ((found.has('owned-product') || found.has('exists')) && (found.has('add') || found.has('new-feature')))
+    found.add('extend-existing');
   if (found.has('owned-product') && found.has('fix')) found.add('fix-existing');
   if ((found.has('owned-product') || found.has('exists')) && !found.has('new')) found.add('existing-only');
   for (const name of found) into.set(`m:${name}`, 1.5);

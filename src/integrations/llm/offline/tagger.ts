@@ -48,67 +48,104 @@ export function tagTokens(message: string, folded = fold(message)): TaggedToken[
 const MONTHS =
   /^(?:january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|q[1-4])$/;
 
-/** The features of every token, as names (shared by training and answering). */
+/** A word's feature names in every position, made once per word (answers allocate few strings). */
+interface WordForms {
+  own: string[];
+  before1: string[];
+  after1: string[];
+  before2: string;
+  after2: string;
+  clauseWord: string;
+  leadWord: string;
+  lateWord: string;
+  sentenceWord: string;
+  roleBefore: string[];
+  roleInClause: string[];
+  roles: string[];
+}
+
+const formsCache = new Map<string, WordForms>();
+const FORMS_CACHE_MAX = 50_000;
+
+function formsOf(word: string): WordForms {
+  let forms = formsCache.get(word);
+  if (forms) return forms;
+  const targets = entriesOf(word).map((e) => e.target);
+  const roles = rolesOf(word);
+  forms = {
+    own: [
+      `w:${word}`,
+      `p:${word.slice(0, 4)}`,
+      `s:${word.slice(-3)}`,
+      ...targets.map((x) => `x:${x}`),
+      ...roles.map((r) => `r:${r}`),
+      ...(/\d/.test(word) ? ['num'] : []),
+      ...(MONTHS.test(word) ? ['month'] : []),
+    ],
+    before1: [`w-1:${word}`, ...targets.map((x) => `x-1:${x}`), ...roles.map((r) => `r-1:${r}`)],
+    after1: [`w+1:${word}`, ...targets.map((x) => `x+1:${x}`), ...roles.map((r) => `r+1:${r}`)],
+    before2: `w-2:${word}`,
+    after2: `w+2:${word}`,
+    clauseWord: `c0:${word}`,
+    leadWord: `cw:${word}`,
+    lateWord: `lw:${word}`,
+    sentenceWord: `s0:${word}`,
+    roleBefore: roles.map((r) => `rb:${r}`),
+    roleInClause: [...roles.map((r) => `rc:${r}`), ...(/\d/.test(word) ? ['rc:number'] : [])],
+    roles,
+  };
+  if (formsCache.size < FORMS_CACHE_MAX) formsCache.set(word, forms);
+  return forms;
+}
+
+const EDGE = { before1: ['w-1:|'], after1: ['w+1:|'], before2: 'w-2:|', after2: 'w+2:|' };
+
+/** The features of every token, as distinct names (shared by training and answering). */
 export function tokenFeatures(message: string, tokens: TaggedToken[]): string[][] {
-  const clauseStart = new Map<number, number>();
-  const sentenceStart = new Map<number, number>();
-  tokens.forEach((t, i) => {
-    if (!clauseStart.has(t.clause)) clauseStart.set(t.clause, i);
-    if (!sentenceStart.has(t.sentence)) sentenceStart.set(t.sentence, i);
-  });
-  const lex = tokens.map((t) => entriesOf(t.word).map((e) => e.target));
-  const roles = tokens.map((t) => rolesOf(t.word));
-  // The roles present anywhere in each clause ("budget" anywhere makes "around £3,000" a constraint).
-  const clauseRoles = new Map<number, Set<string>>();
-  tokens.forEach((t, i) => {
-    const set = clauseRoles.get(t.clause) ?? new Set<string>();
-    for (const role of roles[i]!) set.add(role);
-    if (/\d/.test(t.word)) set.add('number');
-    clauseRoles.set(t.clause, set);
-  });
-  return tokens.map((t, i) => {
-    const f: string[] = [];
-    const w = t.word;
-    const word = (j: number) => {
-      const other = tokens[j];
-      if (!other) return j < 0 ? '<s>' : '</s>';
-      return other.word;
+  const forms = tokens.map((t) => formsOf(t.word));
+  const out: string[][] = [];
+  let clauseStart = 0;
+  let sentenceStart = 0;
+  let clauseEnd = -1;
+  let inClause: Set<string> = new Set();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (i === 0 || t.clause !== tokens[i - 1]!.clause) {
+      clauseStart = i;
+      clauseEnd = i;
+      while (clauseEnd + 1 < tokens.length && tokens[clauseEnd + 1]!.clause === t.clause) clauseEnd++;
+      // The roles present anywhere in the clause ("budget" anywhere makes "around £3,000" a constraint).
+      inClause = new Set();
+      for (let j = clauseStart; j <= clauseEnd; j++)
+        for (const name of forms[j]!.roleInClause) inClause.add(name);
+    }
+    if (i === 0 || t.sentence !== tokens[i - 1]!.sentence) sentenceStart = i;
+    const f = new Set<string>(forms[i]!.own);
+    const add = (names: string[]) => {
+      for (const name of names) f.add(name);
     };
-    const sameClause = (j: number) => tokens[j]?.clause === t.clause;
-    f.push(`w:${w}`, `p:${w.slice(0, 4)}`, `s:${w.slice(-3)}`);
-    f.push(`w-1:${sameClause(i - 1) ? word(i - 1) : '|'}`, `w+1:${sameClause(i + 1) ? word(i + 1) : '|'}`);
-    f.push(`w-2:${sameClause(i - 2) ? word(i - 2) : '|'}`, `w+2:${sameClause(i + 2) ? word(i + 2) : '|'}`);
-    f.push(`b-:${word(i - 1)}_${w}`, `b+:${w}_${word(i + 1)}`);
-    const cs = clauseStart.get(t.clause)!;
-    const ss = sentenceStart.get(t.sentence)!;
-    const offset = i - cs;
-    f.push(
-      `cpos:${Math.min(offset, 4)}`,
-      `c0:${tokens[cs]!.word}`,
-      `c01:${tokens[cs]!.word}_${word(cs + 1)}`,
-    );
-    f.push(`s0:${tokens[ss]!.word}`);
-    if (t.before) f.push(`pb:${t.before.slice(-1)}`);
-    const next = tokens[i + 1];
-    if (!next || next.clause !== t.clause) f.push('clause-end');
-    if (/\d/.test(w)) f.push('num');
-    if (MONTHS.test(w)) f.push('month');
-    const raw = message.slice(t.start, t.end);
-    if (/^\p{Lu}/u.test(raw) && i !== ss) f.push('cap');
-    if (/[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) f.push('money');
-    for (const target of lex[i]!) f.push(`x:${target}`);
-    for (const target of lex[i - 1] ?? []) f.push(`x-1:${target}`);
-    for (const target of lex[i + 1] ?? []) f.push(`x+1:${target}`);
-    for (const role of roles[i]!) f.push(`r:${role}`);
-    for (const role of roles[i - 1] ?? []) f.push(`r-1:${role}`);
-    for (const role of roles[i + 1] ?? []) f.push(`r+1:${role}`);
-    for (const role of clauseRoles.get(t.clause)!) f.push(`rc:${role}`);
-    for (let j = cs; j < i; j++) for (const role of roles[j]!) f.push(`rb:${role}`);
+    add(i - 1 >= clauseStart ? forms[i - 1]!.before1 : EDGE.before1);
+    add(i + 1 <= clauseEnd ? forms[i + 1]!.after1 : EDGE.after1);
+    f.add(i - 2 >= clauseStart ? forms[i - 2]!.before2 : EDGE.before2);
+    f.add(i + 2 <= clauseEnd ? forms[i + 2]!.after2 : EDGE.after2);
+    f.add(`b-:${tokens[i - 1]?.word ?? '<s>'}_${t.word}`);
+    f.add(`b+:${t.word}_${tokens[i + 1]?.word ?? '</s>'}`);
+    f.add(`cpos:${Math.min(i - clauseStart, 4)}`);
+    f.add(forms[clauseStart]!.clauseWord);
+    f.add(`c01:${tokens[clauseStart]!.word}_${tokens[clauseStart + 1]?.word ?? '</s>'}`);
+    f.add(forms[sentenceStart]!.sentenceWord);
+    if (t.before) f.add(`pb:${t.before.slice(-1)}`);
+    if (i === clauseEnd) f.add('clause-end');
+    if (i !== sentenceStart && /^\p{Lu}/u.test(message.slice(t.start, t.start + 2))) f.add('cap');
+    if (/[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) f.add('money');
+    for (const name of inClause) f.add(name);
+    for (let j = clauseStart; j < i; j++) add(forms[j]!.roleBefore);
     // The words that open the clause carry its role: "so that", "para que", "we are", "budget".
-    for (let j = cs; j < Math.min(cs + 3, i); j++) f.push(`cw:${tokens[j]!.word}`);
-    for (let j = Math.max(cs, i - 4); j < i - 2; j++) f.push(`lw:${tokens[j]!.word}`);
-    return f;
-  });
+    for (let j = clauseStart; j < Math.min(clauseStart + 3, i); j++) f.add(forms[j]!.leadWord);
+    for (let j = Math.max(clauseStart, i - 4); j < i - 2; j++) f.add(forms[j]!.lateWord);
+    out.push([...f]);
+  }
+  return out;
 }
 
 export interface Span {

@@ -79,7 +79,7 @@ export const TRAINING_PARAMETERS: TrainingParameters = {
       context: 0.25,
     },
     nullBias: { initialChoice: 0, service: 0, industry: 0, audience: 0, style: 0 },
-    absentBelow: { goal: 0.005, features: 0.005, audience: 0.005, industry: 0.01 },
+    absentBelow: { goal: 0.005, features: 0.003, audience: 0.005, industry: 0.01 },
   },
 };
 
