@@ -2,6 +2,7 @@ import { type DecisionParameters, type EngineModel, FIELD_KEYS, type FieldKey } 
 import {
   type BinaryTable,
   type Classifier,
+  fuse,
   loadBinaryTable,
   loadClassifier,
   onSpace,
@@ -59,10 +60,12 @@ export function loadEngineModel(stored: StoredEngineModel): EngineModel {
   return {
     space,
     path: onSpace(path, space),
-    fields: Object.fromEntries(FIELD_KEYS.map((k) => [k, onSpace(fields[k], space)])) as Record<
-      FieldKey,
-      Classifier
-    >,
+    // The field classifiers keep their own vocabulary: they are read through `fused`.
+    fields,
+    fused: fuse(
+      FIELD_KEYS.map((k) => fields[k]),
+      space,
+    ),
     sections: loadBinaryTable(stored.sections),
     decisions: stored.decisions,
   };

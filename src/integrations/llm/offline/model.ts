@@ -10,6 +10,7 @@ import {
   meaningFeatures,
   textFeatures,
 } from './features.ts';
+import { softmax } from './linear.ts';
 import {
   decodeSpans,
   labelledValues,
@@ -23,9 +24,11 @@ import {
   type BinaryTable,
   binaryProbabilities,
   type Classifier,
+  type FusedClassifiers,
   indexPart,
   joinParts,
   type Part,
+  partSums,
   probabilities,
 } from './trained-classifier.ts';
 import {
@@ -79,6 +82,8 @@ export interface EngineModel {
   space: Map<string, number>;
   path: Classifier;
   fields: Record<FieldKey, Classifier>;
+  /** The field classifiers' weights on `space`, in FIELD_KEYS order (read together, see predictFields). */
+  fused: FusedClassifiers;
   sections: BinaryTable;
   decisions: DecisionParameters;
 }
@@ -258,11 +263,38 @@ const CHOICE_OF_SERVICE: Record<Service, string | null> = {
  * choice it implies, or no service and any choice).
  */
 export function predictFields(model: EngineModel, reading: FieldReading): RefineFields {
-  const row = rowMaker(model.space);
+  const sums = new Map<Map<string, number>, { squares: number; sums: Float64Array }>();
+  const read = (features: Map<string, number>) => {
+    let found = sums.get(features);
+    if (!found) {
+      const part = indexPart(model.space, features);
+      found = { squares: part.squares, sums: partSums(model.fused, part) };
+      sums.set(features, found);
+    }
+    return found;
+  };
   const logProbs = {} as Record<FieldKey, Map<string | null, number>>;
-  for (const key of FIELD_KEYS) {
+  FIELD_KEYS.forEach((key, n) => {
     const clf = model.fields[key];
-    const probs = probabilities(clf, row(fieldInputs(reading, key, clf.classes)));
+    const inputs = fieldInputs(reading, key, clf.classes);
+    // The logits of rowOfExample's row, from each part's sums: scaled parts share one norm.
+    const scaled = inputs.scaled.map(read);
+    const plain = inputs.plain.map(read);
+    let squares = 0;
+    for (const part of scaled) squares += part.squares;
+    const scale = (inputs.length ?? 1) / (Math.sqrt(squares) || 1);
+    const k = clf.classes.length;
+    const offset = model.fused.offsets[n]!;
+    const logits = new Float64Array(k);
+    const g = clf.weights.t.length;
+    for (let c = 0; c < k; c++) {
+      let z = clf.weights.b[c]!;
+      for (const part of scaled) z += part.sums[offset + c]! * scale;
+      for (const part of plain) z += part.sums[offset + c]!;
+      if (inputs.tied) for (let j = 0; j < g; j++) z += clf.weights.t[j]! * inputs.tied[c * g + j]!;
+      logits[c] = z;
+    }
+    const probs = softmax(logits);
     const scores = new Map<string | null, number>();
     clf.classes.forEach((c, i) => {
       const value = c === 'null' ? null : c;
@@ -270,7 +302,7 @@ export function predictFields(model: EngineModel, reading: FieldReading): Refine
       scores.set(value, Math.log(Math.max(probs[i]!, 1e-12)) + bias);
     });
     logProbs[key] = scores;
-  }
+  });
   let pair: [string | null, string | null] = [null, null];
   let pairScore = Number.NEGATIVE_INFINITY;
   for (const [choice, choiceScore] of logProbs.initialChoice) {

@@ -70,6 +70,50 @@ export function onSpace(clf: Classifier, space: Map<string, number>): Classifier
   return { classes: clf.classes, vocab: space, weights: { ...clf.weights, w } };
 }
 
+/**
+ * Several classifiers on one space read in one pass: per feature, the weights of every class of every
+ * classifier side by side (single precision: the stored weights have three decimals), so a part's
+ * features are looked up and read once for all of them.
+ */
+export interface FusedClassifiers {
+  /** Classes of all the classifiers together. */
+  width: number;
+  /** Where each classifier's classes start in a row. */
+  offsets: number[];
+  w: Float32Array;
+}
+
+export function fuse(classifiers: Classifier[], space: Map<string, number>): FusedClassifiers {
+  const offsets: number[] = [];
+  let width = 0;
+  for (const clf of classifiers) {
+    offsets.push(width);
+    width += clf.classes.length;
+  }
+  const w = new Float32Array(space.size * width);
+  classifiers.forEach((clf, n) => {
+    const k = clf.classes.length;
+    for (const [name, j] of clf.vocab) {
+      const g = space.get(name);
+      if (g === undefined) continue;
+      for (let c = 0; c < k; c++) w[g * width + offsets[n]! + c] = clf.weights.w[j * k + c]!;
+    }
+  });
+  return { width, offsets, w };
+}
+
+/** Σ value × weight of a part's features, for every class of the fused classifiers. */
+export function partSums(fused: FusedClassifiers, part: Part): Float64Array {
+  const width = fused.width;
+  const out = new Float64Array(width);
+  for (let i = 0; i < part.idx.length; i++) {
+    const base = part.idx[i]! * width;
+    const v = part.val[i]!;
+    for (let c = 0; c < width; c++) out[c]! += v * fused.w[base + c]!;
+  }
+  return out;
+}
+
 /** Class probabilities of one row. */
 export function probabilities(clf: Classifier, row: SparseRow): Float64Array {
   return softmax(logits(clf.weights, row));
