@@ -8,15 +8,14 @@ import {
   pathProbabilities,
   predictFields,
   predictPath,
-  predictSections,
   type Reading,
   readForFields,
   readForPath,
   readMessage,
-  type SectionPrediction,
 } from './model.ts';
 import { loadEngineModel, type StoredEngineModel } from './model-store.ts';
 import { isSingleVerb, mentionsMoney, mentionsTime } from './phrases.ts';
+import { predictSections, type SectionPrediction } from './sections.ts';
 import type { Span } from './tagger.ts';
 import { fold, fragments, sliceWhole, trimLeadIn } from './text.ts';
 import type { Confidence, Language, PlanPath, RefineFields, SectionKey } from './vocabulary.ts';
