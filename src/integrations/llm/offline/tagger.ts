@@ -108,6 +108,8 @@ export function tokenFeatures(message: string, tokens: TaggedToken[]): string[][
   let sentenceStart = 0;
   let clauseEnd = -1;
   let inClause: Set<string> = new Set();
+  // The roles of the clause's words so far (kept as the clause is read: a long clause stays linear).
+  let rolesBefore: Set<string> = new Set();
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (i === 0 || t.clause !== tokens[i - 1]!.clause) {
@@ -118,6 +120,7 @@ export function tokenFeatures(message: string, tokens: TaggedToken[]): string[][
       inClause = new Set();
       for (let j = clauseStart; j <= clauseEnd; j++)
         for (const name of forms[j]!.roleInClause) inClause.add(name);
+      rolesBefore = new Set();
     }
     if (i === 0 || t.sentence !== tokens[i - 1]!.sentence) sentenceStart = i;
     const f = new Set<string>(forms[i]!.own);
@@ -139,7 +142,8 @@ export function tokenFeatures(message: string, tokens: TaggedToken[]): string[][
     if (i !== sentenceStart && /^\p{Lu}/u.test(message.slice(t.start, t.start + 2))) f.add('cap');
     if (/[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) f.add('money');
     for (const name of inClause) f.add(name);
-    for (let j = clauseStart; j < i; j++) add(forms[j]!.roleBefore);
+    for (const name of rolesBefore) f.add(name);
+    for (const name of forms[i]!.roleBefore) rolesBefore.add(name);
     // The words that open the clause carry its role: "so that", "para que", "we are", "budget".
     for (let j = clauseStart; j < Math.min(clauseStart + 3, i); j++) f.add(forms[j]!.leadWord);
     for (let j = Math.max(clauseStart, i - 4); j < i - 2; j++) f.add(forms[j]!.lateWord);
