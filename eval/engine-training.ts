@@ -12,6 +12,7 @@ export const ENGINE_MODEL_FILE = join(
   'integrations',
   'llm',
   'offline',
+  'data',
   'engine-model.json',
 );
 

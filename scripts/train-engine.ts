@@ -1,7 +1,7 @@
 /**
  * `npm run train:engine [-- --check]`: trains the offline engine's models on the tuning sets
  * (eval/sets.ts: every set but the frozen holdout) and writes them to
- * src/integrations/llm/offline/engine-model.json. Deterministic: the same sets give the same file,
+ * src/integrations/llm/offline/data/engine-model.json. Deterministic: the same sets give the same file,
  * byte for byte. `--check` writes nothing and exits 1 when the committed file differs from a fresh
  * training (the engine test runs the same comparison).
  */

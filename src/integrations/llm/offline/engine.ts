@@ -51,7 +51,9 @@ let defaultModel: EngineModel | null = null;
 /** The committed model (engine-model.json), read on first use. */
 export function engineModel(): EngineModel {
   defaultModel ??= loadEngineModel(
-    JSON.parse(readFileSync(join(import.meta.dirname, 'engine-model.json'), 'utf8')) as StoredEngineModel,
+    JSON.parse(
+      readFileSync(join(import.meta.dirname, 'data', 'engine-model.json'), 'utf8'),
+    ) as StoredEngineModel,
   );
   return defaultModel;
 }

@@ -98,10 +98,6 @@ function read(text: string): FieldReading {
  * The engine's models trained on `data`, as they are stored (weights rounded, features without
  * weight left out): what cross-validation measures is what engine-model.json holds.
  */
-/**
- * The engine's models trained on `data`, as they are stored (weights rounded, features without
- * weight left out): what cross-validation measures is what engine-model.json holds.
- */
 export function trainEngineModel(
   data: TrainingData,
   params: TrainingParameters = TRAINING_PARAMETERS,
