@@ -55,15 +55,16 @@ export async function calls() {
   const contact = await client.POST('/api/contact', {
     body: { name: 'Ana', email: 'ana@example.com', subject: 'A site', message: 'Hello' },
   });
-  if (contact.data) {
-    const id: string = contact.data.id;
-    void id;
-  } else {
+  if (contact.error) {
     // 400, 415 and 429 answer the backend envelope.
     const requestId: string = contact.error.error.requestId;
     const code: components['schemas']['ErrorEnvelope']['error']['code'] = contact.error.error.code;
     void requestId;
     void code;
+  } else if (typeof contact.data === 'object') {
+    // 201 to a JSON client (a browser's form post gets the thank-you page, a string).
+    const id: string = contact.data.id;
+    void id;
   }
 
   const lead = await client.GET('/api/leads/{id}', { params: { path: { id: 'lead_1' } } });
