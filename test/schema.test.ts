@@ -21,6 +21,7 @@ import {
   prototypeQuotaHoldsTable,
 } from '../src/features/leads/quota.ts';
 import { leadsTable } from '../src/features/leads/store.ts';
+import { privacyAuditTable, privacyCrmErasuresTable } from '../src/features/privacy/store.ts';
 import { prototypeAttemptsTable, prototypeEventsTable } from '../src/features/prototypes/store.ts';
 import {
   supportAttachmentsTable,
@@ -62,6 +63,8 @@ const TABLES = {
   support_tickets: supportTicketsTable,
   support_attachments: supportAttachmentsTable,
   service_settings: serviceSettingsTable,
+  privacy_audit: privacyAuditTable,
+  privacy_crm_erasures: privacyCrmErasuresTable,
 } satisfies Record<keyof Database, TableSpec>;
 
 /** Exactly the same type (not merely assignable either way). */

@@ -3,6 +3,11 @@ import { requireJson } from '../../http/body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import {
+  ADMIN_KEY_OPTIONAL,
+  PRIVATE_IN_PRODUCTION,
+  personalDataListGuard,
+} from '../../http/personal-data-lists.ts';
 import { CONTACT_LIMITS as L } from './limits.ts';
 import { ContactBody, ContactCreated, ContactList, ContactListQuery } from './schemas.ts';
 import { contactView, listContacts, saveContact } from './store.ts';
@@ -28,11 +33,14 @@ const listRoute = createRoute({
   path: '/api/contact',
   tags: ['Contact'],
   summary: 'List contact submissions, newest first',
-  description: `Paginated with \`page\` and \`limit\`, or every submission with \`?all=true\` (pages of ${L.list.allCap}: past that, \`page=2\`…).`,
+  description: `Paginated with \`page\` and \`limit\`, or every submission with \`?all=true\` (pages of ${L.list.allCap}: past that, \`page=2\`…). ${PRIVATE_IN_PRODUCTION}`,
+  security: ADMIN_KEY_OPTIONAL,
+  middleware: [personalDataListGuard] as const,
   request: { query: ContactListQuery },
   responses: {
     200: { description: 'Submissions', content: { 'application/json': { schema: ContactList } } },
     400: { description: 'Invalid query (`VALIDATION_ERROR`)' },
+    401: { description: 'Production without the admin key (`UNAUTHORIZED`)' },
   },
 });
 

@@ -1,6 +1,7 @@
 import type { FeatureModule } from '../contract.ts';
 import { prototypePorts } from '../prototypes/port.ts';
 import { LEAD_CRM_SOURCE, leadCrmSource } from './crm-sync.ts';
+import { leadPersonalData } from './personal-data.ts';
 import { prototypeQuota } from './port.ts';
 import { leadRoutes } from './routes.ts';
 
@@ -13,5 +14,6 @@ export const leadsModule: FeatureModule = {
       prototypes: prototypePorts(infra),
     }),
     crmRecords: { [LEAD_CRM_SOURCE]: leadCrmSource },
+    personalData: [leadPersonalData(infra.config)],
   }),
 };
