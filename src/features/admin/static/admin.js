@@ -5,14 +5,15 @@ import { initContact, showContact } from './view-contact.js';
 import { showDetail } from './view-detail.js';
 import { initLeads, showLeads } from './view-leads.js';
 import { initMail, showMail } from './view-mail.js';
+import { initPrivacy, showPrivacy } from './view-privacy.js';
 import { initQueues, showQueues } from './view-queues.js';
 
 /**
  * The dashboard: a sign-in form, then views chosen by the URL fragment (#/leads, #/lead/<id>,
- * #/contact, #/mail, #/queues, #/analytics). The admin key lives in sessionStorage only.
+ * #/contact, #/mail, #/queues, #/analytics, #/privacy). The admin key lives in sessionStorage only.
  */
 
-const VIEWS = ['login', 'leads', 'detail', 'contact', 'mail', 'queues', 'analytics'];
+const VIEWS = ['login', 'leads', 'detail', 'contact', 'mail', 'queues', 'analytics', 'privacy'];
 
 const app = {
   features: { analytics: false, prototypes: false },
@@ -91,6 +92,9 @@ async function route() {
   } else if (hash === '#/analytics') {
     showView('analytics');
     await showAnalytics(app);
+  } else if (hash === '#/privacy') {
+    showView('privacy');
+    await showPrivacy(app);
   } else {
     showView('leads');
     await showLeads(app);
@@ -127,6 +131,7 @@ function start() {
   initMail(app);
   initQueues(app);
   initAnalytics(app);
+  initPrivacy(app);
   $('#login-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const key = $('#admin-key').value.trim();

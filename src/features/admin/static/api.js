@@ -79,4 +79,5 @@ async function call(method, path, params) {
 export const api = {
   get: (path, params) => call('GET', path, params),
   post: (path) => call('POST', path),
+  delete: (path, params) => call('DELETE', path, params),
 };
