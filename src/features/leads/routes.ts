@@ -14,6 +14,7 @@ import {
 } from '../../http/personal-data-lists.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import type { AnalyticsContextInput, ConversionRecorder } from '../analytics/port.ts';
 import {
   type ChatPrototypeOutcome,
   createPrototypeForChat,
@@ -205,9 +206,22 @@ export interface LeadPorts {
   quota: PrototypeQuota;
   /** The chat path's synchronous prototype (rules 4 and 5). */
   prototypes: PrototypePorts;
+  /** Analytics: a genuine lead from a page carrying the tracker is a `lead` conversion of its visit. */
+  conversions: ConversionRecorder;
 }
 
 export function leadRoutes(ports: LeadPorts) {
+  /** The browser's own submission only: a trusted caller (the chat agent) is not the visitor's browser. */
+  const recordLeadConversion = (c: Context<AppEnv>, context: AnalyticsContextInput) =>
+    ports.conversions.record(
+      context,
+      {
+        origin: clientOrigin(c, c.env.deps.config.trustProxy),
+        userAgent: c.req.header('user-agent') ?? '',
+      },
+      'lead',
+      c.env.logger,
+    );
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
       const deps = c.env.deps;
@@ -230,6 +244,9 @@ export function leadRoutes(ports: LeadPorts) {
         'lead submitted',
       );
       const { status } = result.lead;
+      if (!trusted && !result.duplicate && status === 'new') {
+        await recordLeadConversion(c, c.req.valid('json').analyticsContext);
+      }
       const chatPrototype = trusted && result.lead.prototypeKind && status !== 'spam' && status !== 'vendor';
       if (chatPrototype && (result.duplicate || status === 'new')) {
         // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome;

@@ -1,3 +1,4 @@
+import { conversionRecorder } from '../analytics/port.ts';
 import type { FeatureModule } from '../contract.ts';
 import { supportPersonalData } from './personal-data.ts';
 import { supportRoutes, TICKETS_PATH } from './routes.ts';
@@ -10,7 +11,7 @@ export const supportModule: FeatureModule = {
   // The ticket upload reads its own multipart body, with its own limits.
   paths: [{ path: TICKETS_PATH, readsOwnBody: true }],
   build: (infra) => ({
-    routes: supportRoutes().route('/', ticketFileRoutes()),
+    routes: supportRoutes(conversionRecorder(infra)).route('/', ticketFileRoutes()),
     crmRecords: { [SUPPORT_CRM_SOURCE]: supportCrmSource },
     personalData: [supportPersonalData(infra.config)],
   }),

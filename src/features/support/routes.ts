@@ -5,6 +5,7 @@ import { errorResponses } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import type { ConversionRecorder } from '../analytics/port.ts';
 import {
   SupportRefusal,
   type SupportRefusalReason,
@@ -99,16 +100,27 @@ const ticketDoc = createRoute({
   },
 });
 
-export function supportRoutes() {
+/** Analytics: a genuine contact-us message from a page carrying the tracker is a `lead` conversion. */
+export function supportRoutes(conversions: ConversionRecorder) {
   const router = createRouter();
 
   router.openapi(sendRoute, async (c) => {
     const deps = c.env.deps;
-    const { ip } = clientOrigin(c, deps.config.trustProxy);
+    const origin = clientOrigin(c, deps.config.trustProxy);
+    const body = c.req.valid('json');
     const result = await mapErrors(
-      sendSupportMessage({ ...deps, logger: c.env.logger }, c.req.valid('json'), ip),
+      sendSupportMessage({ ...deps, logger: c.env.logger }, body, origin.ip),
       toApiError,
     );
+    // A genuine contact-us message from a page carrying the tracker is a `lead` conversion of that visit.
+    if (result.status === 'new') {
+      await conversions.record(
+        body.analyticsContext,
+        { origin, userAgent: c.req.header('user-agent') ?? '' },
+        'contact',
+        c.env.logger,
+      );
+    }
     return c.json(result.response, 200);
   });
 

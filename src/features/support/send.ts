@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction } from '../../db/database.ts';
 import { type CrmRecordSource, queueCrmSafetyNet, syncRecordInline } from '../../integrations/crm/sync.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
+import type { ClassifierInput } from '../../integrations/llm/offline/classifier.ts';
 import { enqueueEmail } from '../../integrations/mail/index.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
 import { normalizeLanguage, requireCaptcha, type SupportDeps } from './deps.ts';
@@ -11,6 +12,7 @@ import {
   getMessageCrmIds,
   getSupportMessage,
   insertSupportMessage,
+  type SupportMessage,
   type SupportMessageStatus,
   saveMessageCrmIds,
   setMessageOutcome,
@@ -40,6 +42,19 @@ export const supportCrmSource: CrmRecordSource = {
   saveOutcome: setMessageOutcome,
 };
 
+/** What the classifier reads of a support message: the sender, the subject and the message. */
+export function supportClassifierInput(
+  message: Pick<SupportMessage, 'name' | 'email' | 'company' | 'subject' | 'message' | 'language'>,
+): ClassifierInput & { language: 'en' | 'es' } {
+  return {
+    name: message.name,
+    email: message.email,
+    company: message.company,
+    texts: [message.subject ?? '', message.message],
+    language: message.language,
+  };
+}
+
 const THANKS = {
   en: 'Thank you! We received your message and will reply soon.',
   es: '¡Gracias! Recibimos tu mensaje y te responderemos pronto.',
@@ -67,13 +82,14 @@ export async function sendSupportMessage(
   const email = body.email.trim().toLowerCase();
   const classification = await classifySubmission(
     deps.llm ?? null,
-    {
+    supportClassifierInput({
       name: body.name,
       email,
       company: body.company ?? null,
-      texts: [body.subject ?? '', body.message],
+      subject: body.subject ?? null,
+      message: body.message,
       language,
-    },
+    }),
     deps.logger,
   );
   const status: SupportMessageStatus =
@@ -90,11 +106,14 @@ export async function sendSupportMessage(
     classification: classification.classification,
     classificationReason: classification.reason,
     classifiedBy: classification.classifiedBy,
+    classificationScore: classification.score,
+    classificationReasons: classification.reasons,
     name: body.name,
     email,
     company: body.company ?? null,
     subject: body.subject ?? null,
     message: body.message,
+    language,
     createdAt: now,
   };
   const log = deps.logger.child({ supportMessageId: id });
@@ -103,7 +122,7 @@ export async function sendSupportMessage(
   await withTransaction(deps.db, async (tx) => {
     await insertSupportMessage(tx, record);
     const txDeps = { ...deps, db: tx, jobs: new JobQueue(tx) };
-    const message = { ...record, pipedrive: null };
+    const message = { ...record, pipedrive: null, updatedAt: now };
     if (status === 'vendor') {
       await enqueueEmail(txDeps, vendorDeclineEmail(message, language), `${id}:vendor-decline`);
     } else if (status === 'new') {

@@ -1,4 +1,4 @@
-import { AdminApiError, api, humanMessage, keyStore } from './api.js';
+import { api } from './api.js';
 import { $, clear, el, formatNumber, humanize, showState, timeEl } from './dom.js';
 
 /**
@@ -15,25 +15,9 @@ function days(n) {
   return n === 0 ? 'until erased' : `${formatNumber(n)} days`;
 }
 
-/** A file or the export, fetched with the key (never a link carrying it) and saved from memory. */
+/** A file, fetched with the key (never a link carrying it), saved from memory. */
 async function download(path, name) {
-  const response = await fetch(path, {
-    headers: { 'X-Admin-Api-Key': keyStore.get() ?? '' },
-    cache: 'no-store',
-    credentials: 'omit',
-  });
-  if (!response.ok) {
-    let code = '';
-    let message = '';
-    try {
-      const body = await response.json();
-      code = body?.error?.code ?? '';
-      message = body?.error?.message ?? '';
-    } catch {}
-    const kind = response.status === 401 ? 'unauthorized' : response.status < 500 ? 'client' : 'server';
-    throw new AdminApiError(kind, humanMessage(response.status, code, message), { status: response.status });
-  }
-  save(await response.blob(), name);
+  save(await api.download(path), name);
 }
 
 function save(blob, name) {
