@@ -282,7 +282,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'derived from ADMIN_API_SECRET',
   ],
   RETENTION_SPAM_DAYS: [
-    'days spam and vendor leads and support messages are kept (`0`: until erased)',
+    'days spam and vendor leads, contact and support messages are kept (`0`: until erased)',
     '`30`',
   ],
   RETENTION_MAIL_DAYS: [

@@ -259,6 +259,7 @@ export const ContactPage = z
         email: z.string(),
         subject: z.string(),
         message: z.string(),
+        status: z.enum(['new', 'spam', 'vendor']),
         createdAt: isoTime,
       }),
     ),

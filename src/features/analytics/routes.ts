@@ -1,8 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { readCappedBody } from '../../http/capped-body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMITED_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimitFields, refusalFields } from '../../http/rate-limit-fields.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import { isBotAgent } from './bots.ts';
 import { AnalyticsRefusal, type AnalyticsRefusalReason } from './errors.ts';
@@ -86,13 +88,15 @@ const trackRoute = createRoute({
   },
   responses: {
     202: {
-      description: 'Recorded (or dropped as a bot)',
+      description:
+        'Recorded (or dropped as a bot). `RateLimit-Policy` and `RateLimit` once half the per-IP limit is used.',
+      headers: RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: Accepted } },
     },
     ...errors,
     413: { description: 'Body too large (`PAYLOAD_TOO_LARGE`)' },
     415: { description: 'Unsupported content type' },
-    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)', headers: RATE_LIMITED_HEADERS },
   },
 });
 
@@ -177,11 +181,23 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
   router.post(trackRoute.path, async (c) => {
     const { deps } = c.env;
     const origin = clientOrigin(c, deps.config.trustProxy);
-    const retryAfter = recorder.limiter?.take(limitKey(origin.ip) ?? 'unknown');
-    if (retryAfter) {
-      throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+    if (recorder.limiter) {
+      const key = limitKey(origin.ip) ?? 'unknown';
+      const policy = { name: 'analytics-track', ...recorder.limiter.policy };
+      const retryAfter = recorder.limiter.take(key);
+      if (retryAfter) {
+        throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
+          headers: refusalFields(policy, retryAfter),
+        });
+      }
+      // The service's busiest route answers with plain-object headers while a client is far from its
+      // limit; from half-way it says how much is left (the draft lets a server send the fields only
+      // close to exhaustion, for performance).
+      const standing = recorder.limiter.standing(key);
+      if (standing.remaining <= policy.quota / 2) {
+        const fields = rateLimitFields(policy, standing);
+        for (const name in fields) c.header(name, fields[name]);
+      }
     }
     const body = await readCappedBody(c, TRACK_BODY_CAP);
     let input: TrackInput;

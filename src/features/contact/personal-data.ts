@@ -51,6 +51,25 @@ export function contactPersonalData(config: Config): PersonalDataPart {
 
     retention: [
       {
+        kind: 'spam and vendor contact-form messages',
+        variable: 'RETENTION_SPAM_DAYS',
+        days: config.privacy.retentionDays.spam,
+        async expired(db, before, scope, limit) {
+          const rows = await db
+            .selectFrom('contact_submissions')
+            .select('id')
+            .where('status', 'in', ['spam', 'vendor'])
+            .where('created_at', '<', before)
+            .limit(limit)
+            .execute();
+          scope.add(
+            CONTACT,
+            rows.map((r) => r.id),
+            { keysOthers: true },
+          );
+        },
+      },
+      {
         kind: 'contact-form messages',
         variable: 'RETENTION_MESSAGES_DAYS',
         days: config.privacy.retentionDays.messages,

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin, normalizeIp } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { errorResponses } from '../../http/error-responses.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import {
@@ -137,7 +137,11 @@ const createLeadRoute = createRoute({
     body: { required: true, content: { 'application/json': { schema: LeadSubmission } } },
   },
   responses: {
-    200: { description: 'The lead was stored', content: { 'application/json': { schema: LeadCreated } } },
+    200: {
+      description: 'The lead was stored',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: LeadCreated } },
+    },
     ...errorResponses({
       400: 'VALIDATION_ERROR (bad input, unknown wizard value) or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',

@@ -35,7 +35,7 @@ export const leadsTable = table({
   crm_deal_id: bigint().orNull(),
   crm_note_id: bigint().orNull(),
   submission_key: text().orNull(),
-  /** The chat session the sales agent submitted the lead from (`X-Chat-Session-Id`), migration 0013. */
+  /** The chat session the sales agent submitted the lead from (`X-Chat-Session-Id`), migration 0014. */
   chat_session_id: text().orNull(),
   created_at: bigint(),
   updated_at: bigint(),

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.ts';
 import type { ErasedCounts } from '../../db/personal-data.ts';
 import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
 
-/** The `privacy_audit` table (migration 0013): one row per erasure request or retention batch. */
+/** The `privacy_audit` table (migration 0014): one row per erasure request or retention batch. */
 export const privacyAuditTable = table({
   id: text(),
   reason: text<AuditReason>(),
@@ -20,7 +20,7 @@ export const privacyAuditTable = table({
   updated_at: bigint(),
 });
 
-/** The `privacy_crm_erasures` table (migration 0013): a CRM erasure until the CRM confirmed it. */
+/** The `privacy_crm_erasures` table (migration 0014): a CRM erasure until the CRM confirmed it. */
 export const privacyCrmErasuresTable = table({
   /** The audit entry's id. */
   id: text(),

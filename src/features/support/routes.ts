@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
-import { errorResponses } from '../../http/error-responses.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -63,7 +63,11 @@ const sendRoute = createRoute({
   middleware: [rateLimit({ name: 'support-send', ...SUPPORT_SEND_RATE }), requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: SupportSendBody } } } },
   responses: {
-    200: { description: 'Received', content: { 'application/json': { schema: SupportSendResponse } } },
+    200: {
+      description: 'Received',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: SupportSendResponse } },
+    },
     ...errorResponses({
       400: 'VALIDATION_ERROR or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -88,7 +92,11 @@ const ticketDoc = createRoute({
     'the support team the ticket with its files.',
   request: { body: { required: true, content: { 'multipart/form-data': { schema: TicketMultipart } } } },
   responses: {
-    200: { description: 'Ticket created', content: { 'application/json': { schema: TicketCreated } } },
+    200: {
+      description: 'Ticket created',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: TicketCreated } },
+    },
     ...errorResponses({
       400: 'VALIDATION_ERROR (fields, a sixth file, malformed body) or CAPTCHA_FAILED',
       408: 'REQUEST_TIMEOUT: the body stalled or never ended',
