@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { PersonalDataRegistry } from './db/personal-data.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
@@ -70,6 +71,8 @@ export interface Infrastructure {
   salesAgent: SalesAgent;
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
+  /** Every feature's personal-data part (find, export, erase, retention), registered once built. */
+  personalData: PersonalDataRegistry;
 }
 
 export interface InfrastructureOverrides {
@@ -164,6 +167,7 @@ export async function createInfrastructure(
     search: new SqlSearchIndex(database.db),
     salesAgent,
     shutdownSignal: shutdown.signal,
+    personalData: new PersonalDataRegistry(),
   };
   return {
     infrastructure,

@@ -48,7 +48,9 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicBaseUrl: st
         'The backend of the agency website. Backend routes answer errors as ' +
         '`{"success":false,"error":{"code","message","requestId"}}` (`ErrorEnvelope`); the AI routes under ' +
         '`/api/ai/*` use `{"error":{"code","message"}}` with lower-case codes (`AiError`). Every response ' +
-        'carries `X-Request-Id`.',
+        'carries `X-Request-Id`. Deliberate difference from the spec: with `NODE_ENV=production`, ' +
+        '`GET /api/leads` and `GET /api/contact` need `X-Admin-Api-Key`, and `GET /api/leads/{id}` leaves ' +
+        'out e-mail and phone without it (`PUBLIC_PERSONAL_DATA_LISTS=true` restores the spec).',
     },
     servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' }],
   });
