@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { latestMigrationName, migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { Readiness } from './db/readiness.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
@@ -71,6 +72,8 @@ export interface Infrastructure {
   salesAgent: SalesAgent;
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
+  /** Whether to send this instance traffic (`GET /ready`); the server marks it serving. */
+  readiness: Readiness;
 }
 
 export interface InfrastructureOverrides {
@@ -80,6 +83,8 @@ export interface InfrastructureOverrides {
   queueClock?: () => number;
   /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
   prototypeGenerator?: PrototypeGenerator;
+  /** How long `GET /ready` waits for the database (READINESS_TIMEOUT_MS). */
+  readinessTimeoutMs?: number;
 }
 
 /** The infrastructure with what only its owner (the composition root) may do: end it. */
@@ -104,6 +109,7 @@ export async function createInfrastructure(
         logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
     });
   await migrateToLatest(database.db);
+  const shutdown = new AbortController();
   const jobs = new JobQueue(database.db, {
     backoffBaseMs: overrides.backoffBaseMs,
     now: overrides.queueClock,
@@ -111,7 +117,6 @@ export async function createInfrastructure(
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
     leaseMs: config.queueLeaseMs,
   });
-  const shutdown = new AbortController();
   // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).
   const llm: LlmClient | null = config.ai
     ? new (await import('./integrations/llm/openai-compatible-client.ts')).OpenAiCompatibleClient(config.ai)
@@ -164,6 +169,13 @@ export async function createInfrastructure(
     search: new SqlSearchIndex(database.db),
     salesAgent,
     shutdownSignal: shutdown.signal,
+    readiness: new Readiness({
+      db: database.db,
+      latestMigration: latestMigrationName(),
+      shutdownSignal: shutdown.signal,
+      logger: logger.child({ component: 'readiness' }),
+      timeoutMs: overrides.readinessTimeoutMs,
+    }),
   };
   return {
     infrastructure,
