@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
@@ -29,6 +30,8 @@ import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import { SqlSearchIndex } from './search/sql-search-index.ts';
+import { createTracer } from './tracing/create-tracer.ts';
+import type { Tracer } from './tracing/tracer.ts';
 
 /**
  * What the service shares with every feature, built once from config: the database and what lives on
@@ -74,6 +77,8 @@ export interface Infrastructure {
   shutdownSignal: AbortSignal;
   /** Whether to send this instance traffic (`GET /ready`); the server marks it serving. */
   readiness: Readiness;
+  /** Makes the spans of requests, jobs and outbound calls (ids only, or OpenTelemetry: tracing/). */
+  tracer: Tracer;
 }
 
 export interface InfrastructureOverrides {
@@ -92,7 +97,7 @@ export interface OwnedInfrastructure {
   infrastructure: Infrastructure;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
-  /** Closes the database (after the workers stopped). */
+  /** Closes the database (after the workers stopped) and exports the spans still buffered. */
   closeDatabase(): Promise<void>;
 }
 
@@ -114,8 +119,15 @@ export async function createInfrastructure(
     backoffBaseMs: overrides.backoffBaseMs,
     now: overrides.queueClock,
   });
+  const tracer = await createTracer({
+    otlpEndpoint: config.otlpEndpoint,
+    serviceName: packageJson.name,
+    serviceVersion: packageJson.version,
+    instanceId: config.instanceId,
+  });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
     leaseMs: config.queueLeaseMs,
+    tracer,
   });
   // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).
   const llm: LlmClient | null = config.ai
@@ -176,11 +188,15 @@ export async function createInfrastructure(
       logger: logger.child({ component: 'readiness' }),
       timeoutMs: overrides.readinessTimeoutMs,
     }),
+    tracer,
   };
   return {
     infrastructure,
     signalShutdown: () => shutdown.abort(),
-    closeDatabase: () => database.close(),
+    closeDatabase: async () => {
+      await database.close();
+      await tracer.shutdown();
+    },
   };
 }
 

@@ -67,7 +67,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
   });
   const config = testConfig({ DATABASE_URL: database.url, ...options.env });
   const logs = new LogCapture();
-  const logger: Logger = createLogger(options.logLevel ?? 'info', logs.stream);
+  const logger: Logger = createLogger(options.logLevel ?? 'info', logs.stream, [], {
+    instanceId: config.instanceId,
+  });
   const deps = await createDependencies(config, logger, { ...options.overrides, database: database.handle });
   const app = createApp(deps, { edgeHooks: options.edgeHooks });
   options.extend?.(app);
@@ -94,7 +96,7 @@ export async function startTestServer(
   });
   const config = testConfig({ DATABASE_URL: database.url, ...options.env });
   const logs = new LogCapture();
-  const logger = createLogger(options.logLevel ?? 'info', logs.stream);
+  const logger = createLogger(options.logLevel ?? 'info', logs.stream, [], { instanceId: config.instanceId });
   const deps = await createDependencies(config, logger, { ...options.overrides, database: database.handle });
   const app = createApp(deps, { edgeHooks: options.edgeHooks });
   options.extend?.(app);

@@ -1,3 +1,4 @@
+import { tracedFetch } from '../../tracing/outbound.ts';
 import {
   type CrmClient,
   CrmError,
@@ -51,16 +52,22 @@ export class PipedriveClient implements CrmClient {
     const endpoint = `${method} ${PREFIX[version]}${path}`;
     let res: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers: {
-          accept: 'application/json',
-          'x-api-token': this.#token,
-          ...(options.body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: options.body ? JSON.stringify(options.body) : undefined,
-        signal,
-      });
+      res = await tracedFetch(
+        'pipedrive',
+        { 'http.request.method': method, 'url.path': url.pathname },
+        (trace) =>
+          fetch(url, {
+            method,
+            headers: {
+              accept: 'application/json',
+              'x-api-token': this.#token,
+              ...(options.body ? { 'content-type': 'application/json' } : {}),
+              ...trace,
+            },
+            body: options.body ? JSON.stringify(options.body) : undefined,
+            signal,
+          }),
+      );
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable';
       throw new CrmError(`Pipedrive ${endpoint} ${reason}`);
