@@ -28,6 +28,11 @@ export interface OtelOptions {
   instanceId: string;
 }
 
+/** One export to the collector (the SDK's default is 10 s). */
+const EXPORT_TIMEOUT_MS = 5000;
+/** How long shutdown waits for the last spans to be exported. */
+const SHUTDOWN_EXPORT_MS = 2000;
+
 const KINDS: Record<OurSpanKind, SpanKind> = {
   server: SpanKind.SERVER,
   client: SpanKind.CLIENT,
@@ -43,7 +48,10 @@ export function createOtelTracer(options: OtelOptions): Tracer {
     }),
     spanProcessors: [
       new BatchSpanProcessor({
-        exporter: new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` }),
+        exporter: new OTLPTraceExporter({
+          url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces`,
+          timeoutMillis: EXPORT_TIMEOUT_MS,
+        }),
       }),
     ],
   });
@@ -78,7 +86,12 @@ export function createOtelTracer(options: OtelOptions): Tracer {
         },
       };
     },
-    shutdown: () => provider.shutdown(),
+    // A collector that does not answer must not hold the shutdown: what it has not taken is lost.
+    shutdown: () =>
+      Promise.race([
+        provider.shutdown(),
+        new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_EXPORT_MS).unref()),
+      ]),
   };
 }
 
