@@ -1,80 +1,94 @@
 /**
- * `npm run eval [-- --verbose] [-- --model] [-- file.json …]`: scores the AI routes' logic on the
- * labelled sets in eval/: recommend-plan path accuracy and refine per-field accuracy (a `null` label
- * must be answered `null`). By default the built-in offline engine; `--model` uses AI_BASE_URL.
+ * `npm run eval [-- --verbose] [-- --live] [-- --cv [--folds N]] [-- file.json …]` (or
+ * `npx node eval/score-ai.ts …`): scores the AI routes on the labelled sets (eval/sets.ts), with the
+ * measures of issue 24 (eval/ai-measures.ts).
+ * - default: the built-in offline engine with its committed model, through the routes' own service
+ *   and post-processing. With no file named, every set is scored, the frozen holdout included: while
+ *   working, name the files.
+ * - `--live` (alias `--model`): the model configured by AI_BASE_URL/AI_MODEL (`.env` is read), with
+ *   the routes' prompts and post-processing.
+ * - `--cv`: k-fold cross-validation of the engine's training on the tuning sets (the holdout is
+ *   refused): every answer comes from a model trained without that message's fold.
  */
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
-import { recommendPlan, refineMessage } from '../src/features/ai/service.ts';
+import type { RecommendResponse, RefineResponse } from '../src/features/ai/postprocess.ts';
+import type { RecommendFields } from '../src/features/ai/schemas.ts';
+import { type AiContext, recommendPlan, refineMessage } from '../src/features/ai/service.ts';
+import type { EngineModel } from '../src/integrations/llm/offline/model.ts';
 import { OpenAiCompatibleClient } from '../src/integrations/llm/openai-compatible-client.ts';
 import type { SearchIndex } from '../src/search/search-index.ts';
-import { AI_EVAL_SETS, readEvalSet } from './sets.ts';
+import { type RecommendOutcome, type RefineOutcome, reportRecommend, reportRefine } from './ai-measures.ts';
+import { crossValidatedModels } from './cross-validate.ts';
+import { AI_EVAL_SETS, AI_HOLDOUT, AI_TUNING_SETS, type AiSet, readAiSet } from './sets.ts';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
-const useModel = args.includes('--model');
-const files = args.filter((a) => !a.startsWith('--'));
-const sets = files.length > 0 ? files : AI_EVAL_SETS;
+const live = args.includes('--live') || args.includes('--model');
+const cv = args.includes('--cv');
+const foldsAt = args.indexOf('--folds');
+const folds = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5;
+const files = args.filter((a, i) => !a.startsWith('--') && !(foldsAt >= 0 && i === foldsAt + 1));
+const names = files.length > 0 ? files : cv ? AI_TUNING_SETS : AI_EVAL_SETS;
+if (cv && live) throw new Error('--cv trains the offline engine; it cannot be combined with --live');
+if (cv && names.some((f) => f.endsWith(AI_HOLDOUT)))
+  throw new Error('the frozen holdout is never trained on');
 
-if (useModel && existsSync('.env')) process.loadEnvFile('.env');
-const config = useModel ? loadConfig(process.env) : null;
-if (useModel && !config?.ai) throw new Error('--model needs AI_BASE_URL');
-const ctx = {
+if (live && existsSync('.env')) process.loadEnvFile('.env');
+const config = live ? loadConfig(process.env) : null;
+if (live && !config?.ai) throw new Error('--live needs AI_BASE_URL (and AI_MODEL)');
+
+const baseContext: AiContext = {
   llm: config?.ai ? new OpenAiCompatibleClient(config.ai) : null,
   search: { search: async () => [] } satisfies SearchIndex,
   wizardUrl: 'https://example.com/wizard',
   logger: pino({ level: 'silent' }),
 };
 
-const pct = (n: number, d: number) => `${((100 * n) / Math.max(d, 1)).toFixed(1)}%`;
-let failedBar = false;
+const sets: AiSet[] = names.map(readAiSet);
+const engineFor: (id: string) => EngineModel | undefined = cv
+  ? crossValidatedModels(sets, folds)
+  : () => undefined;
+const method = live
+  ? `model ${baseContext.llm?.model}`
+  : cv
+    ? `offline engine, ${folds}-fold cross-validation (each answer from a model trained without its fold)`
+    : 'offline engine';
 
-for (const file of sets) {
-  const cases = readEvalSet(file);
-  let pathOk = 0;
-  const fieldOk: Record<string, number> = {};
-  let fieldTotal = 0;
-  let fieldHits = 0;
-  const byTag = new Map<string, [number, number]>();
-  for (const c of cases) {
-    const recommendation = await recommendPlan({ message: c.message, locale: c.locale }, ctx);
-    const refinement = await refineMessage({ message: c.message, locale: c.locale }, ctx);
-    const ok = recommendation.recommendedPath === c.path;
-    if (ok) pathOk++;
-    else if (verbose)
-      console.log(
-        `  path  ${c.id}: expected ${c.path}, got ${recommendation.recommendedPath} — ${c.message}`,
-      );
-    for (const tag of [c.locale.slice(0, 2), ...c.tags]) {
-      const [hit, total] = byTag.get(tag) ?? [0, 0];
-      byTag.set(tag, [hit + (ok ? 1 : 0), total + 1]);
-    }
-    for (const [key, expected] of Object.entries(c.fields)) {
-      const got = refinement.fields[key as keyof typeof refinement.fields];
-      fieldTotal++;
-      if (got === expected) {
-        fieldHits++;
-        fieldOk[key] = (fieldOk[key] ?? 0) + 1;
-      } else if (verbose) console.log(`  field ${c.id}.${key}: expected ${expected}, got ${got}`);
-    }
-  }
-  const pathAccuracy = pathOk / cases.length;
-  const fieldAccuracy = fieldHits / fieldTotal;
-  console.log(
-    `\n${file} (${cases.length} messages, ${ctx.llm ? `model ${ctx.llm.model}` : 'offline engine'})`,
+const contextFor = (id: string): AiContext => {
+  const model = engineFor(id);
+  return model ? { ...baseContext, offlineModel: model } : baseContext;
+};
+
+async function recommend(id: string, message: string, locale: string, fields?: RecommendCase['fields']) {
+  return recommendPlan(
+    { message, locale, ...(fields ? { fields: fields as RecommendFields } : {}) },
+    contextFor(id),
   );
-  console.log(`  path accuracy         ${pct(pathOk, cases.length)} (${pathOk}/${cases.length})`);
-  console.log(`  refine field accuracy ${pct(fieldHits, fieldTotal)} (${fieldHits}/${fieldTotal})`);
-  console.log(
-    `  per field             ${Object.keys(cases[0]?.fields ?? {})
-      .map((k) => `${k} ${pct(fieldOk[k] ?? 0, cases.length)}`)
-      .join(', ')}`,
-  );
-  console.log(`  path by tag           ${[...byTag].map(([tag, [h, n]]) => `${tag} ${h}/${n}`).join(', ')}`);
-  if (file === 'ai-cases.json' && (pathAccuracy < 0.8 || fieldAccuracy < 0.8)) failedBar = true;
 }
-if (failedBar) {
-  console.log('\nbelow the 80% bar on ai-cases.json');
-  process.exitCode = 1;
+type RecommendCase = AiSet['recommend'][number];
+
+for (const set of sets) {
+  const recommendOutcomes: RecommendOutcome[] = [];
+  for (const item of set.recommend) {
+    const answer: RecommendResponse = await recommend(item.id, item.message, item.locale, item.fields);
+    recommendOutcomes.push({ item, answer });
+  }
+  const refineOutcomes: RefineOutcome[] = [];
+  for (const item of set.refine) {
+    const answer: RefineResponse = await refineMessage(
+      { message: item.message, locale: item.locale },
+      contextFor(item.id),
+    );
+    const sameMessage = recommendOutcomes.find((o) => o.item.id === item.id)?.answer;
+    refineOutcomes.push({
+      item,
+      answer,
+      recommend: sameMessage ?? (await recommend(item.id, item.message, item.locale)),
+    });
+  }
+  console.log(`\n${set.name} (${method})`);
+  for (const line of reportRecommend(recommendOutcomes, verbose)) console.log(line);
+  for (const line of reportRefine(refineOutcomes, verbose)) console.log(line);
 }

@@ -11,8 +11,10 @@ import {
   analyticsDailyTable,
   analyticsEventsTable,
   analyticsSaltsTable,
+  analyticsVisitDailyTable,
   analyticsVisitorsTable,
-} from '../src/features/analytics/store.ts';
+  analyticsVisitsTable,
+} from '../src/features/analytics/tables.ts';
 import { chatMessagesTable } from '../src/features/chat/history-store.ts';
 import { contactSubmissionsTable } from '../src/features/contact/store.ts';
 import {
@@ -27,6 +29,7 @@ import {
   supportMessagesTable,
   supportTicketsTable,
 } from '../src/features/support/store.ts';
+import { classificationCorrectionsTable } from '../src/integrations/llm/corrections.ts';
 import { mailOutboxTable } from '../src/integrations/mail/outbox.ts';
 import { jobsTable } from '../src/queue/job-queue.ts';
 import { searchChunksTable, searchDocumentsTable } from '../src/search/sql-search-index.ts';
@@ -55,6 +58,8 @@ const TABLES = {
   analytics_daily: analyticsDailyTable,
   analytics_visitors: analyticsVisitorsTable,
   analytics_salts: analyticsSaltsTable,
+  analytics_visits: analyticsVisitsTable,
+  analytics_visit_daily: analyticsVisitDailyTable,
   prototype_attempts: prototypeAttemptsTable,
   prototype_events: prototypeEventsTable,
   blobs: blobsTable,
@@ -62,6 +67,7 @@ const TABLES = {
   support_tickets: supportTicketsTable,
   support_attachments: supportAttachmentsTable,
   service_settings: serviceSettingsTable,
+  classification_corrections: classificationCorrectionsTable,
 } satisfies Record<keyof Database, TableSpec>;
 
 /** Exactly the same type (not merely assignable either way). */
@@ -74,8 +80,14 @@ type TablesTypedApart = {
 
 /** How each engine reports the declared column types. */
 const REPORTED_TYPES: Record<Engine, Record<SqlType, string>> = {
-  sqlite: { text: 'text', integer: 'integer', bigint: 'bigint', bytes: 'blob' },
-  postgres: { text: 'text', integer: 'integer', bigint: 'bigint', bytes: 'bytea' },
+  sqlite: { text: 'text', integer: 'integer', bigint: 'bigint', real: 'real', bytes: 'blob' },
+  postgres: {
+    text: 'text',
+    integer: 'integer',
+    bigint: 'bigint',
+    real: 'double precision',
+    bytes: 'bytea',
+  },
 };
 
 /**

@@ -1,4 +1,7 @@
 /**
+ * `npm run eval -- classify --export-corrections FILE` writes the submissions an admin corrected as
+ * labelled items (export-corrections.ts), from the database DATABASE_URL names.
+ *
  * `npm run eval -- classify [FILES…] [--verbose] [--live [--concurrency N]]`: scores lead/spam/vendor
  * classification on labelled sets (by default tune-a, tune-b and the frozen holdout: while tuning,
  * name the tuning files). Prints accuracy, precision and recall per class, the confusion matrix and
@@ -9,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
 import { askModel, classifySubmission } from '../../src/integrations/llm/classification.ts';
 import type { LlmClient } from '../../src/integrations/llm/llm-client.ts';
 import {
@@ -17,6 +21,7 @@ import {
   classifyLeadOffline,
 } from '../../src/integrations/llm/offline/classifier.ts';
 import { OpenAiCompatibleClient } from '../../src/integrations/llm/openai-compatible-client.ts';
+import { exportCorrections } from './export-corrections.ts';
 import { formatMetrics, measure, type Outcome } from './metrics.ts';
 import {
   type ClassifyItem,
@@ -34,6 +39,8 @@ interface Scored extends Outcome {
 }
 
 export async function scoreClassification(args: string[], print: (line: string) => void = console.log) {
+  const exportAt = args.indexOf('--export-corrections');
+  if (exportAt >= 0) return exportFromConfiguredDatabase(args[exportAt + 1], print);
   const verbose = args.includes('--verbose');
   const live = args.includes('--live');
   const concurrencyArg = args.indexOf('--concurrency');
@@ -67,6 +74,18 @@ export async function scoreClassification(args: string[], print: (line: string) 
   if (sets.length > 1) {
     print(`\nall ${sets.length} sets (${all.length} submissions)`);
     for (const line of formatMetrics(measure(all))) print(line);
+  }
+}
+
+async function exportFromConfiguredDatabase(file: string | undefined, print: (line: string) => void) {
+  if (!file || file.startsWith('--')) throw new Error('--export-corrections needs a FILE to write');
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = loadConfig(process.env);
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await exportCorrections(database.db, file, print);
+  } finally {
+    await database.close();
   }
 }
 

@@ -8,8 +8,11 @@
  *   declare module '../../db/schema.ts' { interface Database { contact: RowOf<typeof contactTable> } }
  */
 
-/** The column types the migrations use: `bytes` is BLOB on SQLite, BYTEA on PostgreSQL. */
-export type SqlType = 'text' | 'integer' | 'bigint' | 'bytes';
+/**
+ * The column types the migrations use: `bytes` is BLOB on SQLite, BYTEA on PostgreSQL; `real` is a
+ * double (REAL on SQLite, DOUBLE PRECISION on PostgreSQL).
+ */
+export type SqlType = 'text' | 'integer' | 'bigint' | 'real' | 'bytes';
 
 export interface Column<T> {
   readonly sql: SqlType;
@@ -33,6 +36,8 @@ export const text = <T extends string = string>() => column<T>('text');
 export const integer = <T extends number = number>() => column<T>('integer');
 /** BIGINT, read back as a number on both engines: epoch milliseconds, CRM ids, large counters. */
 export const bigint = () => column<number>('bigint');
+/** A double: REAL on SQLite, DOUBLE PRECISION on PostgreSQL (a classifier's probability). */
+export const real = () => column<number>('real');
 export const bytes = () => column<Uint8Array>('bytes');
 
 export type TableSpec = Readonly<Record<string, Column<unknown>>>;

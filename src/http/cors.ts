@@ -11,7 +11,14 @@ export const CORS_ALLOWED_HEADERS = [
   'X-Cache-Api-Key',
   'Last-Event-ID',
 ];
-export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'X-WP-Total', 'X-WP-TotalPages'];
+export const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Retry-After',
+  'RateLimit-Policy',
+  'RateLimit',
+  'X-WP-Total',
+  'X-WP-TotalPages',
+];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
 

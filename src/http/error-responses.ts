@@ -26,9 +26,39 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'NOT_CONFIGURED: the outside service this route needs is not configured (or, with Retry-After, the database is briefly unavailable)',
 };
 
+const header = (description: string, example: string) => ({
+  description,
+  schema: { type: 'string' as const, example },
+});
+
+/**
+ * The response headers of a rate-limited route, on its successes and its 429s
+ * (draft-ietf-httpapi-ratelimit-headers-10, src/http/rate-limit-fields.ts).
+ */
+export const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': header(
+    'The limit this route counts against: quota `q` requests per window `w` seconds, per client IP (draft-ietf-httpapi-ratelimit-headers-10).',
+    '"contact";q=10;w=3600',
+  ),
+  RateLimit: header(
+    'What is left of it: `r` requests remaining, the window resets in `t` seconds.',
+    '"contact";r=7;t=1834',
+  ),
+};
+
+/** A 429's headers: when to try again, and the limit that was reached. */
+export const RATE_LIMITED_HEADERS = {
+  'Retry-After': header('Seconds to wait before trying again.', '1834'),
+  ...RATE_LIMIT_HEADERS,
+};
+
 type ErrorResponseEntries = Record<
   number,
-  { description: string; content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } } }
+  {
+    description: string;
+    content: { 'application/json': { schema: typeof ErrorEnvelopeSchema } };
+    headers?: typeof RATE_LIMITED_HEADERS;
+  }
 >;
 
 /**
@@ -46,7 +76,11 @@ export function errorResponses(...statuses: (number | Record<number, string>)[])
   return Object.fromEntries(
     entries.map(([status, description]) => [
       status,
-      { description, content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+      {
+        description,
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+        ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}),
+      },
     ]),
   );
 }

@@ -5,7 +5,7 @@ import { bigint, integer, type RowOf, table, text } from '../db/table-spec.ts';
 import { activeSpanContext } from '../tracing/context.ts';
 import { formatTraceparent } from '../tracing/trace-context.ts';
 
-/** The `jobs` table (migrations 0001, 0010). */
+/** The `jobs` table (migrations 0001, 0014). */
 export const jobsTable = table({
   id: text(),
   queue: text(),
@@ -155,6 +155,21 @@ export class JobQueue {
       .where('run_at', '>', now)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Cancels the job with this idempotency key unless it has run or is running: a pending job (due,
+   * delayed or waiting for a retry) or a dead one is deleted, so nothing runs it and the admin cannot
+   * retry it. A later enqueue with the same key creates the job afresh. True when a job was cancelled.
+   */
+  async cancel(queue: string, idempotencyKey: string): Promise<boolean> {
+    const result = await this.#db
+      .deleteFrom('jobs')
+      .where('queue', '=', queue)
+      .where('idempotency_key', '=', idempotencyKey)
+      .where('status', 'in', ['pending', 'dead'])
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** Takes the next due job (or one whose lease expired) and leases it for `leaseMs`. */

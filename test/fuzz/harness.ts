@@ -241,6 +241,19 @@ const SSE_SETTLE_MS = 300;
 /** Pages for people (not API answers): their errors are HTML pages, not the JSON envelope. */
 const HTML_PAGES = [/^\/api\/leads\/[^/]+\/preview$/];
 
+/** A browser's post of a plain HTML form to the contact route: its errors are pages too. */
+function isBrowserFormPost(req: SentRequest): boolean {
+  const header = (name: string) =>
+    Object.entries(req.headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? '';
+  return (
+    req.method === 'POST' &&
+    /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(
+      header('content-type').trim(),
+    ) &&
+    !/json/i.test(header('accept'))
+  );
+}
+
 /** Sends one request; an event stream is read up to its headers and then dropped. */
 export async function send(server: FuzzServer, req: SentRequest): Promise<Answer> {
   const res = await request(`${server.url}${req.path}`, {
@@ -290,7 +303,8 @@ export function problemWith(server: FuzzServer, req: SentRequest, res: Answer): 
   if (res.status < 400) return null;
   const pathname = new URL(req.path, server.url).pathname;
   if (
-    HTML_PAGES.some((page) => page.test(pathname)) &&
+    (HTML_PAGES.some((page) => page.test(pathname)) ||
+      (pathname === '/api/contact' && isBrowserFormPost(req))) &&
     String(res.headers['content-type']).startsWith('text/html')
   ) {
     return null;

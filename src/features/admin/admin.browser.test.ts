@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -47,6 +48,13 @@ describe.skipIf(!HAS_CHROMIUM)('admin dashboard in Chromium', { timeout: 60_000 
     expect(res.status).toBe(200);
     return ((await res.json()) as { leadId: string }).leadId;
   };
+
+  const kpi = async (label: string) =>
+    (await page
+      .locator('#analytics-body .kpi', { hasText: label })
+      .first()
+      .locator('strong')
+      .textContent()) ?? '';
 
   async function watch(p: Page) {
     p.on('console', (message) => {
@@ -241,7 +249,7 @@ describe.skipIf(!HAS_CHROMIUM)('admin dashboard in Chromium', { timeout: 60_000 
       'More bookings online',
       'booking, payments',
       'Modern minimalist',
-      'The built-in rules',
+      'The built-in classifier',
       'Chat (trusted)',
       'PIPEDRIVE_API_TOKEN',
       'Landing',
@@ -317,6 +325,67 @@ describe.skipIf(!HAS_CHROMIUM)('admin dashboard in Chromium', { timeout: 60_000 
     await expect
       .poll(() => page.locator('#analytics-body .chart svg').first().locator('circle').count())
       .toBe(14);
+  });
+
+  it('shows the breakdowns and the conversion table, filters by a click or the form, and exports CSV', async () => {
+    await page.locator('#tabs a[data-tab="analytics"]').click();
+    await page.locator('#analytics-range select').selectOption('30');
+    const sources = page.locator('table[data-breakdown="sources"]');
+    await expect.poll(() => sources.locator('tbody tr').count()).toBe(4);
+    expect(await sources.textContent()).toContain('Direct / None');
+    for (const list of [
+      'utmCampaigns',
+      'devices',
+      'browsers',
+      'operatingSystems',
+      'entryPages',
+      'exitPages',
+    ]) {
+      expect(await page.locator(`table[data-breakdown="${list}"] tbody tr`).count(), list).toBeGreaterThan(0);
+    }
+    const conversions = page.locator('#analytics-conversions');
+    expect(await conversions.locator('table[data-breakdown="bySource"] tbody tr').count()).toBeGreaterThan(0);
+    expect(await conversions.locator('table[data-breakdown="byCampaign"]').textContent()).toContain(
+      'autumn-offer',
+    );
+    const visits = async () => Number((await kpi('Visits')).replace(/\D/g, ''));
+    const all = await visits();
+    expect(all).toBeGreaterThan(0);
+    await shot(page, 'admin-analytics-breakdowns.png');
+
+    // A click on a row filters the whole report by it.
+    await page.locator('table[data-breakdown="devices"] button', { hasText: 'mobile' }).click();
+    await expect.poll(() => page.locator('#analytics-chips .chip').textContent()).toContain('Device: mobile');
+    await expect.poll(visits).toBeLessThan(all);
+    expect(await page.locator('table[data-breakdown="devices"] tbody tr').count()).toBe(1);
+    // The form adds another filter; removing both brings the whole report back.
+    await page.locator('#analytics-filter-form select').selectOption('os');
+    await page.locator('#analytics-filter-form input').fill('iOS');
+    await page.locator('#analytics-filter-form button').click();
+    await expect.poll(() => page.locator('#analytics-chips .chip').count()).toBe(2);
+    await expect
+      .poll(() => page.locator('#analytics-chips').textContent())
+      .toContain('Operating system: iOS');
+    await expect.poll(() => page.locator('#analytics-state').isVisible()).toBe(false);
+    const mobileVisits = await visits();
+    expect(mobileVisits).toBeGreaterThan(0);
+    await shot(page, 'admin-analytics-filtered.png');
+
+    const download = page.waitForEvent('download');
+    await page.locator('#analytics-export select').selectOption('events');
+    await page.locator('#analytics-export button').click();
+    const file = await download;
+    const csv = await readFile((await file.path())!, 'utf8');
+    const [header, ...lines] = csv.trim().split('\r\n');
+    expect(header).toMatch(/^id,created_at,type,page,/);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.includes(',mobile,Safari,iOS,'))).toBe(true);
+
+    for (let n = 2; n > 0; n--) {
+      await page.locator('#analytics-chips .chip button').first().click();
+      await expect.poll(() => page.locator('#analytics-chips .chip').count()).toBe(n - 1);
+    }
+    await expect.poll(visits).toBe(all);
   });
 
   it('the happy path logged no console error', () => {

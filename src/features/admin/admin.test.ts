@@ -420,6 +420,7 @@ describe.each(engines)('admin API on %s', (engine) => {
         email: 'sender3@contact.example',
         subject: 'Question 3',
         message: 'Message 3',
+        status: 'new',
         createdAt: new Date(BASE + 3000).toISOString(),
       });
       const second = await getJson('/admin/api/contact?limit=2&page=2');

@@ -1,12 +1,15 @@
 import type { Db } from '../../db/database.ts';
-import { readAnalyticsStats, resolveRange } from '../analytics/port.ts';
+import { type FilterName, filtersOf, readAnalyticsStats, resolveRange } from '../analytics/port.ts';
 
 /**
  * The analytics statistics the dashboard charts: the analytics feature's own stats functions (the
  * same answer as GET /api/analytics/stats), so the two never disagree. Bad dates are refused there
  * (AnalyticsRefusal).
  */
-export async function analyticsStats(db: Db, query: { from?: string; to?: string; limit: number }) {
+export async function analyticsStats(
+  db: Db,
+  query: { from?: string; to?: string; limit: number } & Partial<Record<FilterName, string>>,
+) {
   const range = await resolveRange(db, query.from, query.to, Date.now());
-  return readAnalyticsStats(db, range, query.limit);
+  return readAnalyticsStats(db, range, query.limit, filtersOf(query));
 }

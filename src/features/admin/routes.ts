@@ -7,6 +7,7 @@ import { leadCounts } from './query.ts';
 import { SummaryResponse } from './schemas.ts';
 import { ADMIN_SECURITY_HEADERS, loadStaticFiles } from './static.ts';
 import { analyticsViews } from './views/analytics.ts';
+import { classificationViews } from './views/classification.ts';
 import { apiErrors, json, security, tags } from './views/common.ts';
 import { contactViews } from './views/contact.ts';
 import { leadViews } from './views/leads.ts';
@@ -91,6 +92,7 @@ export function adminRoutes() {
       );
     })
     .route('/', leadViews())
+    .route('/', classificationViews())
     .route('/', contactViews())
     .route('/', mailViews())
     .route('/', queueViews())

@@ -1,14 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import { wholeNumberParam } from '../../http/schemas.ts';
 import { PipedriveOutcomeSchema } from '../leads/port.ts';
+import { ClassifierReasons, ClassifierScore, CorrectionSchema } from './correction-schemas.ts';
 import { ADMIN_LIMITS, ADMIN_PAGE, LEAD_SORTS } from './limits.ts';
 
 export const LEAD_STATUSES = ['new', 'spam', 'vendor', 'generating', 'completed', 'failed'] as const;
 export const LEAD_CLASSIFICATIONS = ['lead', 'spam', 'vendor'] as const;
-export const OUTBOX_STATUSES = ['queued', 'sent', 'stored', 'retrying', 'failed'] as const;
+export const OUTBOX_STATUSES = ['queued', 'sent', 'stored', 'retrying', 'failed', 'cancelled'] as const;
 
 /** `a,b,c` → a list of enumeration values; an unknown value is a 400 naming it. */
-const csvOf = <T extends readonly [string, ...string[]]>(values: T, name: string, example: string) =>
+export const csvOf = <T extends readonly [string, ...string[]]>(values: T, name: string, example: string) =>
   z
     .string()
     .max(200)
@@ -68,10 +69,10 @@ const instant = (name: string, description: string) =>
     })
     .openapi({ param: { in: 'query' }, description, example: name === 'from' ? '2026-11-01' : '2026-11-30' });
 
-const pageParam = wholeNumberParam({ min: 1, max: ADMIN_PAGE.maxPage, fallback: 1 });
+export const pageParam = wholeNumberParam({ min: 1, max: ADMIN_PAGE.maxPage, fallback: 1 });
 
 /** A positive whole number; anything above `max` is capped (a huge page size is not an error). */
-const limitParam = (max: number, fallback: number) =>
+export const limitParam = (max: number, fallback: number) =>
   wholeNumberParam({
     min: 1,
     max,
@@ -114,7 +115,7 @@ export const AdminLeadsQuery = z
     }
   });
 
-const isoTime = z.string().openapi({ example: '2026-11-21T09:00:00.000Z' });
+export const isoTime = z.string().openapi({ example: '2026-11-21T09:00:00.000Z' });
 
 export const AdminLeadRowSchema = z
   .object({
@@ -182,7 +183,9 @@ export const AdminLeadDetail = z
       classificationReason: z.string(),
       classifiedBy: z
         .enum(['llm', 'builtin'])
-        .openapi({ description: 'Who decided: the language model or the built-in rules' }),
+        .openapi({ description: 'Who decided: the language model or the built-in classifier' }),
+      classificationScore: ClassifierScore,
+      classificationReasons: ClassifierReasons,
       name: z.string(),
       email: z.string(),
       phone: z.string().nullable(),
@@ -211,6 +214,9 @@ export const AdminLeadDetail = z
       })
       .nullable(),
     emails: z.array(OutboxMessageSchema),
+    corrections: z
+      .array(CorrectionSchema)
+      .openapi({ description: "An admin's corrections of the classification, oldest first" }),
   })
   .openapi('AdminLeadDetail');
 
@@ -253,6 +259,7 @@ export const ContactPage = z
         email: z.string(),
         subject: z.string(),
         message: z.string(),
+        status: z.enum(['new', 'spam', 'vendor']),
         createdAt: isoTime,
       }),
     ),

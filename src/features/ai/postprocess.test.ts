@@ -12,7 +12,7 @@ import {
   postProcessRecommend,
   postProcessRefine,
   recommendFallback,
-  WEAK_SIGNALS,
+  weakSignals,
 } from './postprocess.ts';
 import { RecommendResponseSchema, RefineResponseSchema } from './schemas.ts';
 
@@ -158,32 +158,31 @@ describe('recommend rules', () => {
   });
 
   it("keeps 2–6 signals of at most 240 characters, topping up from the visitor's words", () => {
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
     const many = postProcessRecommend(
-      {
-        recommendedPath: 'Build',
-        rationale: { signals: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x'.repeat(500)] },
-      },
-      ctx,
+      { recommendedPath: 'Build', rationale: { signals: [...words, 'x'.repeat(500)] } },
+      { ...ctx, message: `${words.join(' ')} ${'x'.repeat(500)}` },
     )!;
-    expect(many.rationale.signals).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(many.rationale.signals).toEqual(words.slice(0, 6));
     const few = postProcessRecommend(
-      { recommendedPath: 'Build', rationale: { signals: ['N/A', 'only one'] } },
+      { recommendedPath: 'Build', rationale: { signals: ['N/A', 'a website'] } },
       ctx,
     )!;
-    expect(few.rationale.signals).toEqual(['only one', 'We need a website']);
+    expect(few.rationale.signals).toEqual(['a website', 'We need a website']);
     const long = postProcessRecommend(
-      { recommendedPath: 'Build', rationale: { signals: ['y'.repeat(999), 'z'] } },
-      ctx,
+      { recommendedPath: 'Build', rationale: { signals: ['website '.repeat(200), 'z'] } },
+      { ...ctx, message: 'website '.repeat(200) },
     )!;
     expect(long.rationale.signals[0]!.length).toBeLessThanOrEqual(AI_LIMITS.signalMax);
-    // Nothing usable from the model nor in the visitor's words ("?", "N/A. TBD."): the weak-signal
-    // statements in the visitor's language keep the list at two.
+    // Nothing usable from the model nor in the visitor's words ("?", "N/A. TBD."): the message
+    // quoted, in the visitor's language, keeps the list at two.
     for (const language of ['en', 'es'] as const) {
       const bare = postProcessRecommend(
         { recommendedPath: 'Technical Review', rationale: { signals: ['N/A'] } },
-        { ...ctx, language, backupSignals: () => ['TBD', '?'] },
+        { ...ctx, message: 'TBD ?', language, backupSignals: () => ['TBD', '?'] },
       )!;
-      expect(bare.rationale.signals).toEqual([...WEAK_SIGNALS[language]]);
+      expect(bare.rationale.signals).toEqual(weakSignals('TBD ?', language));
+      expect(bare.rationale.signals[0]).toContain('“TBD ?”');
     }
   });
 
@@ -210,6 +209,24 @@ describe('recommend rules', () => {
     ]);
   });
 
+  it("drops a model's signals that are not traceable to the visitor's words", () => {
+    const out = postProcessRecommend(
+      {
+        recommendedPath: 'Build',
+        rationale: {
+          signals: [
+            'The message gives few details about the project.',
+            'Wants a new website',
+            'Quotes “a new website for the bakery”',
+            'Strong demand for mobile commerce in the region',
+          ],
+        },
+      },
+      { ...ctx, message: 'We want a new website for the bakery' },
+    )!;
+    expect(out.rationale.signals).toEqual(['Wants a new website', 'Quotes “a new website for the bakery”']);
+  });
+
   it('checks the confidence enumeration; Technical Review is always low', () => {
     expect(postProcessRecommend({ recommendedPath: 'Build', confidence: 'very high' }, ctx)!.confidence).toBe(
       'medium',
@@ -227,18 +244,18 @@ describe('recommend rules', () => {
       for (const confidence of ['high', 'medium', undefined]) {
         const bare = postProcessRecommend(
           { recommendedPath: 'Build', confidence, rationale: { signals: ['N/A', '<signal>'] } },
-          { ...ctx, language, backupSignals: () => ['?'] },
+          { ...ctx, message: '?', language, backupSignals: () => ['?'] },
         )!;
-        expect(bare.rationale.signals).toEqual([...WEAK_SIGNALS[language]]);
+        expect(bare.rationale.signals).toEqual(weakSignals('?', language));
         expect(bare.confidence).toBe('low');
       }
     }
     // One quotable signal (the model's, or the visitor's words): the model's confidence stands.
     const one = postProcessRecommend(
       { recommendedPath: 'Scale', confidence: 'high', rationale: { signals: ['the site is slow'] } },
-      { ...ctx, backupSignals: () => ['N/A'] },
+      { ...ctx, message: 'the site is slow', backupSignals: () => ['N/A'] },
     )!;
-    expect(one.rationale.signals).toEqual(['the site is slow', WEAK_SIGNALS.en[0]]);
+    expect(one.rationale.signals).toEqual(['the site is slow', weakSignals('the site is slow', 'en')[0]]);
     expect(one.confidence).toBe('high');
     const fromWords = postProcessRecommend({ recommendedPath: 'Build', confidence: 'high' }, ctx)!;
     expect(fromWords.rationale.signals).toEqual(['We need a website', 'for our clinic']);

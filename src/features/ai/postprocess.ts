@@ -1,3 +1,4 @@
+import { isTraceable } from '../../integrations/llm/offline/phrases.ts';
 import { isPlaceholder, sliceWhole, truncate } from '../../integrations/llm/offline/text.ts';
 
 export { isPlaceholder };
@@ -111,17 +112,19 @@ const CTA_LABEL: Record<Language, string> = {
   es: 'Solicitar una Technical Review',
 };
 
-/** What a message with almost nothing usable in it shows (the offline engine's weak signal first). */
-export const WEAK_SIGNALS: Record<Language, readonly [string, string]> = {
-  en: [
-    'The message gives few details about the project.',
-    'No goal, audience or features are described yet.',
-  ],
-  es: [
-    'El mensaje da pocos detalles sobre el proyecto.',
-    'Aún no se describen el objetivo, el público ni las funcionalidades.',
-  ],
-};
+const QUOTE_MAX = 120;
+
+/**
+ * The two signals of a message with almost nothing usable in it ("?", "N/A. TBD."): its own words
+ * quoted, and that quote read as naming nothing yet. Signals are traceable to the visitor's words
+ * (ai-api.md); a statement about the message alone ("few details") is not a signal.
+ */
+export function weakSignals(message: string, language: Language): [string, string] {
+  const quote = truncate(message.replace(/\s+/g, ' ').trim(), QUOTE_MAX);
+  return language === 'es'
+    ? [`Mensaje: “${quote}”`, `“${quote}”: aún no nombra un proyecto, un objetivo ni funcionalidades`]
+    : [`Message: “${quote}”`, `“${quote}”: no project, goal or feature named yet`];
+}
 
 const RATIONALE_DEFAULT: Record<Language, string> = {
   en: 'This path matches what you described.',
@@ -137,16 +140,20 @@ export function postProcessRecommend(
   if (path === null) return null;
   const rationale = isRecord(raw.rationale) ? raw.rationale : {};
 
-  const signals = cleanList(rationale.signals, AI_LIMITS.signalsMax, AI_LIMITS.signalMax);
-  // Nothing to quote, from the model nor from the visitor: the signals are the two "few details"
-  // statements, and the answer is low confidence whatever the model claimed (ai-api.md: weak signals).
+  // Every signal is traceable to the visitor's words (ai-api.md): a model's signal that neither quotes
+  // the message nor shares most of its words with it is dropped.
+  const signals = cleanList(rationale.signals, AI_LIMITS.signalsMax, AI_LIMITS.signalMax).filter((s) =>
+    isTraceable(s, ctx.message),
+  );
+  // Nothing to quote, from the model nor from the visitor: the signals quote the message as it is,
+  // and the answer is low confidence whatever the model claimed (ai-api.md: weak signals).
   let nothingToQuote = false;
   if (signals.length < AI_LIMITS.signalsMin) {
     // The visitor's own fragments first; a message with fewer than two usable ones ("?", "N/A. TBD.")
-    // is itself the evidence, stated as such, so the 2–6 rule holds whatever was written.
+    // is itself the evidence, quoted, so the 2–6 rule holds whatever was written.
     const fragments = cleanList(ctx.backupSignals(), AI_LIMITS.signalsMax, AI_LIMITS.signalMax);
     nothingToQuote = signals.length === 0 && fragments.length === 0;
-    for (const backup of [...fragments, ...WEAK_SIGNALS[ctx.language]]) {
+    for (const backup of [...fragments, ...weakSignals(ctx.message, ctx.language)]) {
       if (signals.length >= AI_LIMITS.signalsMin) break;
       if (!signals.some((s) => s.toLowerCase() === backup.toLowerCase())) signals.push(backup);
     }

@@ -21,6 +21,27 @@ const PATH_GUIDE = PATHS.map(
   (path) => `- ${path}: ${PLANS[path].en.bestFor} ${PLANS[path].en.description}`,
 ).join('\n');
 
+/** The agency's policy for the paths (JUDGEMENT.md, "The five service paths"), as the model reads it. */
+const PATH_POLICY = [
+  'How to choose:',
+  '- Launch beats Build when the request has launch or MVP framing: an MVP, a launch date, demo day, beta to public, go-live work (domain, SSL, store publishing), an investor or pilot deadline. A shop opening date is not a product launch; courses or campaigns a growing business launches again and again are growth (Scale).',
+  '- Custom beats Build when integration or automation is the core of the ask (systems kept in sync, processes automated, IoT with dashboards, document pipelines, bots tied to stock).',
+  '- A named growth, load or capacity problem is Scale; a request for a review, audit, second opinion or diagnosis is Technical Review; greetings, "what do you do" and unclear needs are Technical Review.',
+  '- The confirmed facts decide when the text says nothing ("when can we talk?"); a text that clearly says otherwise (launch, integration) wins over them.',
+  '- Every signal quotes or closely paraphrases the visitor\'s words; a remark about the message itself is not a signal. detectedNeeds are noun phrases the visitor expressed ("online ordering"), never a bare verb. missingInformation never asks for something the visitor already said.',
+].join('\n');
+
+/** The policy for the wizard fields and sections (JUDGEMENT.md, "The wizard fields"). */
+const REFINE_POLICY = [
+  'Strict fields: a field is null unless the text clearly indicates a value.',
+  '- initialChoice: create when something new is built (a redesign is a new site); help for support, maintenance or fixes of something that exists (SEO or infrastructure for an existing site included); advice for consultation, an audit, a review or a decision. Pure automation and staffing requests: null.',
+  '- service: one value only when one service is clearly asked for; ambiguous asks are null.',
+  '- industry: the sector when stated; other for a stated sector outside the list (law, construction, logistics, agriculture, photography…). Accounting is finance, a vet is healthcare, a SaaS or game studio is technology, a charity or NGO is nonprofit.',
+  '- audience: only when the text names the segment (businesses → b2b; consumers → b2c; teenagers, children, students → youngAudience; doctors, nurses, site managers → specializedProfessionals; everyone, all ages → generalAudience). Users mentioned only as actors ("patients can book") give null.',
+  '- style: only when a look is described.',
+  'Sections, each item a short phrase copied from the text: service (kind of work), goal (a stated outcome or purpose), industry, features (concrete functionality, one item each), audience (who the users or customers are, even when the field is null), style, constraints (budget, deadline, required technology, team size, duration), context (the current situation or history).',
+].join('\n');
+
 /** The JSON shape each prompt shows the model, its values describing what to write. */
 const RECOMMEND_SHAPE = {
   summary: 'one short sentence restating the request',
@@ -104,6 +125,7 @@ export function recommendPrompt(input: {
   const system = [
     "You advise visitors of a software agency. Recommend exactly ONE service path for the visitor's request.",
     `Allowed paths (use the exact spelling):\n${PATH_GUIDE}`,
+    PATH_POLICY,
     'Answer with ONE JSON object and nothing else, in this shape:',
     JSON.stringify(RECOMMEND_SHAPE),
     'Do not invent facts. Do not describe the plan itself: the website adds it. Use Technical Review when the request is vague or asks for an assessment.',
@@ -124,8 +146,8 @@ export function refinePrompt(input: { message: string; language: Language }): Ch
     'Answer with ONE JSON object and nothing else, in this shape:',
     JSON.stringify(REFINE_SHAPE),
     `Only include a section when the visitor touched that dimension; at most ${AI_LIMITS.sectionItemsMax} items each; no long paragraphs.`,
-    'initialChoice: help = support with something that exists, create = build something new, advice = consultation.',
-    'Use null for any field the text does not clearly indicate. Never invent facts.',
+    REFINE_POLICY,
+    'Never invent facts.',
     `Write every text value in ${LANGUAGE_NAME[input.language]}; keep keys and enumeration values exactly as given.`,
   ];
   return [

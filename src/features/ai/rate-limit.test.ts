@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestContext } from '../../../test/support/test-app.ts';
-import { AI_RATE } from './limits.ts';
+import { AI_LIMITS, AI_RATE } from './limits.ts';
 import { AiErrorSchema } from './schemas.ts';
 
 const LIMIT = 2;
@@ -45,15 +45,58 @@ describe('AI routes: per-IP rate limits across the shared database', () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
-  it('counts rejected requests too (a flood of invalid bodies is limited as well)', async () => {
-    const bad = () =>
+  it('validates first: ten invalid requests answer 400 and cost nothing, then AI_RATE_LIMIT valid ones pass', async () => {
+    const ip = '198.51.100.40';
+    const send = (body: string, contentType = 'application/json') =>
       fetch(`${ctx.url}/api/ai/refine`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.40' },
-        body: '{',
+        headers: { 'content-type': contentType, 'x-forwarded-for': ip },
+        body,
       });
-    const statuses: number[] = [];
-    for (let i = 0; i <= LIMIT; i++) statuses.push((await bad()).status);
-    expect(statuses).toEqual([...Array(LIMIT).fill(400), 429]);
+    const invalid: [string, string?][] = [
+      ['{'],
+      ['[]'],
+      ['{}'],
+      [JSON.stringify({ message: '' })],
+      [JSON.stringify({ message: '   ' })],
+      [JSON.stringify({ message: 'x'.repeat(AI_LIMITS.messageMax + 1) })],
+      [JSON.stringify({ message: 42 })],
+      [JSON.stringify({ message: 'ok', locale: 'x'.repeat(AI_LIMITS.localeMax + 1) })],
+      ['message=hello', 'application/x-www-form-urlencoded'],
+      ['hello', 'text/plain'],
+    ];
+    for (const [body, type] of invalid) {
+      const res = await send(body, type);
+      expect(res.status, body.slice(0, 40)).toBe(400);
+      expect((await res.json()).error.code).toBe('invalid_request');
+      // Not counted, so no service limit is reported either.
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
+    const valid = JSON.stringify({ message: 'A website for our bakery with online orders.' });
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await send(valid);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe(`"ai-refine";q=${LIMIT};w=${AI_RATE.windowMs / 1000}`);
+      expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"ai-refine";r=${LIMIT - i};t=\\d+$`));
+    }
+    const limited = await send(valid);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('ratelimit')).toMatch(/^"ai-refine";r=0;t=\d+$/);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Once limited, a broken request still learns what is wrong with it.
+    expect((await send('{')).status).toBe(400);
+  });
+
+  it('exposes the limit headers to the site, cross-origin', async () => {
+    const res = await fetch(`${ctx.url}/api/ai/search-test?q=website`, {
+      headers: { 'x-forwarded-for': '198.51.100.50', origin: ctx.config.siteOrigin },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ctx.config.siteOrigin);
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'Retry-After']));
+    expect(res.headers.get('ratelimit-policy')).toBe(
+      `"ai-search";q=${LIMIT * AI_RATE.searchTestFactor};w=${AI_RATE.windowMs / 1000}`,
+    );
   });
 });

@@ -4,8 +4,9 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { requireJson } from '../../http/body.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMITED_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, type ErrorEnvelopeOf } from '../../http/errors.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
+import { rateLimiter } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
 import { sliceWhole } from '../../integrations/llm/offline/text.ts';
 import { describeIssue } from '../../text/validation-message.ts';
@@ -63,22 +64,27 @@ const errorResponses = {
   400: { description: 'invalid_request', content: { 'application/json': { schema: AiErrorSchema } } },
   429: {
     description: 'rate_limited (per client IP, with Retry-After)',
+    headers: RATE_LIMITED_HEADERS,
     content: { 'application/json': { schema: AiErrorSchema } },
   },
   502: { description: 'ai_request_failed', content: { 'application/json': { schema: AiErrorSchema } } },
 } as const;
 
-const recommendRate = rateLimit({
+/**
+ * Taken inside the handlers, once the request is known to be valid: a 400 tells the developer what is
+ * wrong and costs nothing, so it does not count (a front end with a bug must not lock its visitors out).
+ */
+const recommendRate = rateLimiter({
   name: 'ai-recommend',
   limit: (config) => config.aiRateLimit,
   windowMs: AI_RATE.windowMs,
 });
-const refineRate = rateLimit({
+const refineRate = rateLimiter({
   name: 'ai-refine',
   limit: (config) => config.aiRateLimit,
   windowMs: AI_RATE.windowMs,
 });
-const searchRate = rateLimit({
+const searchRate = rateLimiter({
   name: 'ai-search',
   limit: (config) => config.aiRateLimit * AI_RATE.searchTestFactor,
   windowMs: AI_RATE.windowMs,
@@ -91,11 +97,12 @@ const recommendRoute = createRoute({
   summary: 'Recommend one service path',
   description:
     'Recommends exactly one of Build, Launch, Scale, Custom, Technical Review, with the fixed plan description, a rationale, up to two alternatives, detected needs and missing information. Unparseable model output falls back to a Technical Review recommendation (200).',
-  middleware: [recommendRate, requireJson] as const,
+  middleware: [requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: RecommendRequestSchema } } } },
   responses: {
     200: {
       description: 'The recommendation',
+      headers: RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: RecommendResponseSchema } },
     },
     ...errorResponses,
@@ -109,10 +116,14 @@ const refineRoute = createRoute({
   summary: 'Itemise and classify a project description',
   description:
     'Turns free text into ordered sections of short items, suggestions about missing information and the wizard classification (`null` where the text is not clear). Unparseable model output falls back to the original message with empty sections (200).',
-  middleware: [refineRate, requireJson] as const,
+  middleware: [requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: RefineRequestSchema } } } },
   responses: {
-    200: { description: 'The refinement', content: { 'application/json': { schema: RefineResponseSchema } } },
+    200: {
+      description: 'The refinement',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: RefineResponseSchema } },
+    },
     ...errorResponses,
   },
 });
@@ -123,10 +134,13 @@ const searchRoute = createRoute({
   tags: ['AI'],
   summary: 'Probe the search index',
   description: `Top chunks of the search index for \`q\` (trimmed, cut to ${AI_LIMITS.queryMax} characters). An empty index answers \`count: 0\`.`,
-  middleware: [searchRate] as const,
   request: { query: SearchQuerySchema },
   responses: {
-    200: { description: 'Search results', content: { 'application/json': { schema: SearchResponseSchema } } },
+    200: {
+      description: 'Search results',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: SearchResponseSchema } },
+    },
     400: errorResponses[400],
     429: errorResponses[429],
   },
@@ -162,17 +176,20 @@ export function aiRoutes() {
   return router
     .openapi(recommendRoute, async (c) => {
       const body = c.req.valid('json');
+      await recommendRate(c);
       const result = await callingModel(c, () => recommendPlan(body, aiContext(c)));
       return c.json(result, 200);
     })
     .openapi(refineRoute, async (c) => {
       const body = c.req.valid('json');
+      await refineRate(c);
       const result = await callingModel(c, () => refineMessage(body, aiContext(c)));
       return c.json(result, 200);
     })
     .openapi(searchRoute, async (c) => {
       const query = sliceWhole((c.req.valid('query').q ?? '').trim(), AI_LIMITS.queryMax).trim();
       if (query === '') throw new ApiError('VALIDATION_ERROR', 'q is required and must not be empty.');
+      await searchRate(c);
       return c.json(await searchTest(query, c.env.deps.search), 200);
     });
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
 import type { offlineRecommend } from '../../integrations/llm/offline/engine.ts';
 import { offlineEngine } from '../../integrations/llm/offline/load.ts';
+import type { EngineModel } from '../../integrations/llm/offline/model.ts';
 import { sliceWhole } from '../../integrations/llm/offline/text.ts';
 import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
@@ -24,6 +25,8 @@ export interface AiContext {
   search: SearchIndex;
   wizardUrl: string;
   logger: Logger;
+  /** The offline engine's model; the committed one when absent (the evaluation passes others). */
+  offlineModel?: EngineModel;
 }
 
 export interface RecommendInput {
@@ -44,7 +47,7 @@ export async function recommendPlan(input: RecommendInput, ctx: AiContext): Prom
   const engine = await offlineEngine();
   let offline: ReturnType<typeof offlineRecommend> | null = null;
   const offlineAnswer = () => {
-    offline ??= engine.offlineRecommend(message, language, facts);
+    offline ??= engine.offlineRecommend(message, language, facts, ctx.offlineModel ?? engine.engineModel());
     return offline;
   };
   const post = {
@@ -84,7 +87,8 @@ export async function refineMessage(
   const message = visitorMessage(input.message);
   const language = normalizeLocale(input.locale);
   if (!ctx.llm) {
-    const raw = (await offlineEngine()).offlineRefine(message, language);
+    const engine = await offlineEngine();
+    const raw = engine.offlineRefine(message, language, ctx.offlineModel ?? engine.engineModel());
     return postProcessRefine({ ...raw }, message, language) ?? refineFallback(message, language);
   }
   const text = await ctx.llm.complete({

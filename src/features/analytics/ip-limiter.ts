@@ -37,6 +37,24 @@ export class BatchedIpLimiter {
     this.#syncMs = options.syncMs ?? 200;
   }
 
+  /** Requests per window and the window, as `RateLimit-Policy` advertises them. */
+  get policy(): { quota: number; windowSeconds: number } {
+    return { quota: this.#limit, windowSeconds: Math.round(this.#windowMs / 1000) };
+  }
+
+  /**
+   * What is left of `key`'s window as this instance sees it (another instance's hits arrive up to
+   * `syncMs` late), for the `RateLimit` field.
+   */
+  standing(key: string, now = Date.now()): { remaining: number; resetSeconds: number } {
+    const w = this.#windows.get(key);
+    if (!w || w.resetAt <= now) return { remaining: this.#limit, resetSeconds: this.policy.windowSeconds };
+    return {
+      remaining: Math.max(0, this.#limit - w.shared - w.pending),
+      resetSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)),
+    };
+  }
+
   /** Takes one hit for `key`; null when allowed, else the seconds until the window resets. */
   take(key: string, now = Date.now()): number | null {
     let w = this.#windows.get(key);

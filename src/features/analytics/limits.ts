@@ -11,6 +11,14 @@ export const ANALYTICS_LIMITS = {
    */
   referrerHostLength: 253,
   titleLength: 512,
+  /** Longest UTM tag kept (longer ones are cut): tags are campaign names, not text. */
+  utmLength: 128,
+  /** A visit ends after this long without an event (Plausible's and Umami's 30 minutes). */
+  visitGapMs: 30 * 60_000,
+  /** Most time on page one engagement event adds (a tab left open all night says no more than this). */
+  engagementMs: 30 * 60_000,
+  /** Longest filter value of a stats request. */
+  filterLength: 2048,
   sessionIdLength: 128,
   properties: {
     /** Serialised JSON size of `properties`. */
@@ -26,6 +34,8 @@ export const ANALYTICS_LIMITS = {
   trackPerIp: { limit: 1200, windowMs: 60_000 },
   stats: { defaultTop: 10, maxTop: 100, maxRangeDays: 3660 },
   events: { defaultLimit: 50, maxLimit: 200 },
+  /** CSV export: rows read per query while the file streams, and breakdown rows at most. */
+  export: { pageSize: 5000, maxBreakdownRows: 10_000 },
   /** Events committed per transaction at most; more waiting go in the next one. */
   maxBatch: 500,
   /** Events waiting for a commit at most; beyond it track answers 429 with Retry-After (the database is behind). */

@@ -1,13 +1,14 @@
-import { hash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { RateLimiter } from '../../db/rate-limiter.ts';
 import { BatchedIpLimiter } from './ip-limiter.ts';
 import { ANALYTICS_LIMITS } from './limits.ts';
-import { type AnalyticsEventRow, daySalt, writeBatch } from './store.ts';
+import { writeBatch } from './store.ts';
+import type { TrackedEvent } from './tables.ts';
+import { VisitorHasher } from './visitor-hash.ts';
 
 interface Waiting {
-  row: AnalyticsEventRow;
+  event: TrackedEvent;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -28,7 +29,7 @@ export class AnalyticsRecorder {
   #queue: Waiting[] = [];
   #bots = 0;
   #running: Promise<void> | null = null;
-  #salt: { day: string; salt: Promise<string> } | null = null;
+  readonly #hasher: VisitorHasher;
   /** Per-IP limit on track requests (null: off). */
   readonly limiter: BatchedIpLimiter | null;
 
@@ -40,6 +41,7 @@ export class AnalyticsRecorder {
     this.#db = db;
     this.#logger = logger;
     this.#now = options.now ?? Date.now;
+    this.#hasher = new VisitorHasher(db, this.#now);
     this.limiter =
       options.perMinute > 0
         ? new BatchedIpLimiter(options.rateLimiter, {
@@ -54,11 +56,11 @@ export class AnalyticsRecorder {
     return this.#queue.length;
   }
 
-  record(row: AnalyticsEventRow): Promise<void> {
+  record(event: TrackedEvent): Promise<void> {
     if (this.#queue.length >= ANALYTICS_LIMITS.maxQueued) {
       return Promise.reject(new RecorderBusyError('analytics writes are behind'));
     }
-    const done = new Promise<void>((resolve, reject) => this.#queue.push({ row, resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => this.#queue.push({ event, resolve, reject }));
     this.#kick();
     return done;
   }
@@ -68,21 +70,9 @@ export class AnalyticsRecorder {
     this.#kick();
   }
 
-  /**
-   * The visitor hash: SHA-256 of (the day's salt, IP, user agent), 128 bits kept. The salt is shared
-   * by every instance through the database and deleted the next day, so a hash identifies a visitor
-   * for one day only and never leads back to the IP.
-   */
-  async visitorHash(day: string, ip: string | null, userAgent: string): Promise<string> {
-    if (this.#salt?.day !== day) {
-      const salt = daySalt(this.#db, day, randomBytes(32).toString('hex'), this.#now());
-      this.#salt = { day, salt };
-      salt.catch(() => {
-        if (this.#salt?.salt === salt) this.#salt = null;
-      });
-    }
-    const salt = await this.#salt.salt;
-    return hash('sha256', `${salt}\u0000${ip ?? ''}\u0000${userAgent}`, 'base64url').slice(0, 22);
+  /** The visitor hash of the day (visitor-hash.ts). */
+  visitorHash(day: string, ip: string | null, userAgent: string): Promise<string> {
+    return this.#hasher.hash(day, ip, userAgent);
   }
 
   /** Waits until everything recorded so far is committed (used at shutdown and by tests). */
@@ -113,7 +103,7 @@ export class AnalyticsRecorder {
       try {
         await writeBatch(
           this.#db,
-          batch.map((w) => w.row),
+          batch.map((w) => w.event),
           bots,
         );
         for (const w of batch) w.resolve();

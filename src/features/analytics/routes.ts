@@ -1,13 +1,19 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Config } from '../../config.ts';
 import { readCappedBody } from '../../http/capped-body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMITED_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { rateLimitFields, refusalFields } from '../../http/rate-limit-fields.ts';
+import { requireHeaderSecret } from '../../http/secrets.ts';
 import { isBotAgent } from './bots.ts';
 import { AnalyticsRefusal, type AnalyticsRefusalReason } from './errors.ts';
+import { ExportQuery, eventsCsv, reportCsv } from './export.ts';
+import { filtersOf } from './filters.ts';
+import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
+import { listEvents } from './rollup-reads.ts';
 import {
   Accepted,
   EventList,
@@ -19,8 +25,8 @@ import {
   type TrackInput,
 } from './schemas.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import { listEvents } from './store.ts';
-import { buildEventRow, parseTrackBody, utcDay } from './track.ts';
+import { parseTrackBody } from './track.ts';
+import { SCRIPT_HEADERS, SCRIPT_PATH, trackerScript } from './tracker-script.ts';
 
 const errors = {
   400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
@@ -82,13 +88,15 @@ const trackRoute = createRoute({
   },
   responses: {
     202: {
-      description: 'Recorded (or dropped as a bot)',
+      description:
+        'Recorded (or dropped as a bot). `RateLimit-Policy` and `RateLimit` once half the per-IP limit is used.',
+      headers: RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: Accepted } },
     },
     ...errors,
     413: { description: 'Body too large (`PAYLOAD_TOO_LARGE`)' },
     415: { description: 'Unsupported content type' },
-    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)', headers: RATE_LIMITED_HEADERS },
   },
 });
 
@@ -98,14 +106,57 @@ const statsRoute = createRoute({
   tags: ['Analytics'],
   summary: 'Aggregates over a date range',
   description:
-    'Total events, unique pages, unique visitors (summed per day), top pages, top countries, event types, ' +
-    'top referrers (by host) and a daily series, for the inclusive UTC days `from`..`to` ' +
+    'Total events, unique pages, unique visitors (summed per day), visits (a 30-minute gap ends one), page views, ' +
+    'bounce rate, visit duration, time on page, conversions and conversion rate; top pages, countries, event types ' +
+    'and referrers; the breakdowns by source, UTM source/medium/campaign, device, browser, OS, entry and exit page; ' +
+    'the conversion table; and a daily series, for the inclusive UTC days `from`..`to` ' +
     `(default: from the first recorded day, at most ${L.stats.maxRangeDays} days back, to today). ` +
-    'Read from rollups maintained on write.',
+    'The filters select visits and the whole report is over them and their events. Without filters it is read ' +
+    'from rollups maintained on write; with filters, from the visits they select.',
   request: { query: StatsQuery },
   responses: {
     200: { description: 'Statistics', content: { 'application/json': { schema: Stats } } },
     ...errors,
+  },
+});
+
+const scriptRoute = createRoute({
+  method: 'get',
+  path: SCRIPT_PATH,
+  tags: ['Analytics'],
+  summary: 'The first-party tracker script',
+  description:
+    'A small script (under 2 KB gzipped; no cookies, no storage) for `<script defer src=".../api/analytics/script.js">`: ' +
+    'records a page view on load and on History API navigation, outbound-link clicks (`outbound_link`), time on page ' +
+    '(`engagement`), and custom events through `window.agencyAnalytics(name, properties, {interactive})`. ' +
+    '`agencyAnalytics.context()` gives the visit context for the lead and contact forms, and forms marked ' +
+    '`data-analytics-context` get it as the hidden field `analyticsContext`. Sends with `sendBeacon`, else `fetch` ' +
+    'with `keepalive`; `data-api` overrides the endpoint. Cached an hour, with a content-hash `ETag` (304 when unchanged).',
+  responses: {
+    200: { description: 'The script', content: { 'text/javascript': { schema: { type: 'string' } } } },
+    304: { description: 'Not modified (If-None-Match matched the ETag)' },
+  },
+});
+
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/api/analytics/export',
+  tags: ['Analytics'],
+  summary: 'Export events or a breakdown as CSV (admin key)',
+  description:
+    'Requires `X-Admin-Api-Key`. `report=events` (default) streams every event of the range (and of the visits the ' +
+    'filters select), oldest first, without the visitor hash; any other `report` is one list of the stats answer, ' +
+    `every row of it (at most ${L.export.maxBreakdownRows}). Same \`from\`, \`to\` and filters as the stats.`,
+  middleware: [requireHeaderSecret('X-Admin-Api-Key', (config) => config.secrets.admin)] as const,
+  security: [{ AdminApiKey: [] }],
+  request: { query: ExportQuery },
+  responses: {
+    200: {
+      description: 'CSV (UTF-8, RFC 4180, a header row)',
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    },
+    ...errors,
+    401: { description: 'Missing or wrong admin key (`UNAUTHORIZED`)' },
   },
 });
 
@@ -130,11 +181,23 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
   router.post(trackRoute.path, async (c) => {
     const { deps } = c.env;
     const origin = clientOrigin(c, deps.config.trustProxy);
-    const retryAfter = recorder.limiter?.take(limitKey(origin.ip) ?? 'unknown');
-    if (retryAfter) {
-      throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+    if (recorder.limiter) {
+      const key = limitKey(origin.ip) ?? 'unknown';
+      const policy = { name: 'analytics-track', ...recorder.limiter.policy };
+      const retryAfter = recorder.limiter.take(key);
+      if (retryAfter) {
+        throw new ApiError('RATE_LIMITED', 'Too many analytics events from this address; slow down.', {
+          headers: refusalFields(policy, retryAfter),
+        });
+      }
+      // The service's busiest route answers with plain-object headers while a client is far from its
+      // limit; from half-way it says how much is left (the draft lets a server send the fields only
+      // close to exhaustion, for performance).
+      const standing = recorder.limiter.standing(key);
+      if (standing.remaining <= policy.quota / 2) {
+        const fields = rateLimitFields(policy, standing);
+        for (const name in fields) c.header(name, fields[name]);
+      }
     }
     const body = await readCappedBody(c, TRACK_BODY_CAP);
     let input: TrackInput;
@@ -148,13 +211,8 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
       recorder.countBot();
       return c.json({ success: true as const }, 202);
     }
-    const now = Date.now();
-    const day = utcDay(now);
-    const country = origin.country ?? (origin.ip ? deps.geoip.country(origin.ip) : null);
-    const visitorHash = await recorder.visitorHash(day, origin.ip, userAgent);
-    const row = buildEventRow(input, { now, country, visitorHash, siteHosts: siteHosts(deps.config) });
     try {
-      await recorder.record(row);
+      await ingestEvent(deps, recorder, input, origin, userAgent);
     } catch (error) {
       if (error instanceof RecorderBusyError) {
         throw new ApiError('RATE_LIMITED', 'Analytics is busy; retry in a moment.', {
@@ -166,6 +224,14 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
     return c.json({ success: true as const }, 202);
   });
 
+  router.openAPIRegistry.registerPath(scriptRoute);
+  router.get(SCRIPT_PATH, (c) => {
+    const { body, etag } = trackerScript();
+    const headers = { ...SCRIPT_HEADERS, ETag: etag };
+    if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
+    return c.body(body, 200, headers);
+  });
+
   return router
     .openapi(statsRoute, async (c) => {
       const query = c.req.valid('query');
@@ -173,7 +239,20 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
         resolveRange(c.env.deps.db, query.from, query.to, Date.now()),
         analyticsApiError,
       );
-      return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit), 200);
+      return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit, filtersOf(query)), 200);
+    })
+    .openapi(exportRoute, async (c) => {
+      const query = c.req.valid('query');
+      const db = c.env.deps.db;
+      const range = await mapErrors(resolveRange(db, query.from, query.to, Date.now()), analyticsApiError);
+      const filters = filtersOf(query);
+      const headers = {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="analytics-${query.report}-${range.from}-${range.to}.csv"`,
+        'Cache-Control': 'no-store',
+      };
+      if (query.report === 'events') return c.body(eventsCsv(db, range, filters), 200, headers);
+      return c.body(await reportCsv(db, query.report, range, filters), 200, headers);
     })
     .openapi(eventsRoute, async (c) => {
       const { page, limit } = c.req.valid('query');
@@ -197,17 +276,4 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
         200,
       );
     });
-}
-
-const siteHostsOf = new WeakMap<Config, string[]>();
-
-/** The site's own host names (a referrer from them is internal navigation, not a source), once per config. */
-function siteHosts(config: Config): string[] {
-  let hosts = siteHostsOf.get(config);
-  if (hosts === undefined) {
-    hosts = [new URL(config.siteOrigin).hostname];
-    if (config.wwwSiteOrigin) hosts.push(new URL(config.wwwSiteOrigin).hostname);
-    siteHostsOf.set(config, hosts);
-  }
-  return hosts;
 }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../http/limits.ts';
 import { wholeNumberParam } from '../../http/schemas.ts';
+import { FilterQuery } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 
 const P = L.properties;
@@ -61,6 +62,8 @@ const optionalText = (max: number, description: string, example: string) =>
     .openapi({ description, example });
 
 export const PAGE_ADDRESS_RULE = 'must be a path or an http(s) URL';
+export const RESERVED_TYPE_RULE =
+  '`lead` is reserved for conversions, recorded by POST /api/leads and POST /api/support/send';
 /** A page given as a path is resolved against this placeholder (track.ts takes the path from it). */
 export const PAGE_BASE = 'http://relative.invalid/';
 
@@ -94,9 +97,12 @@ export const TrackBody = z
       .min(1)
       .max(L.typeLength)
       .regex(NO_CONTROL_CHARS, 'must not contain control characters')
+      .refine((type) => type !== 'lead', RESERVED_TYPE_RULE)
       .default('page_view')
       .openapi({
-        description: `Event type, e.g. \`page_view\` or a named event such as \`signup\` (at most ${L.typeLength} characters; default \`page_view\`).`,
+        description:
+          `Event type, e.g. \`page_view\` or a named event such as \`signup\` (at most ${L.typeLength} characters; default \`page_view\`). ` +
+          '`engagement` adds time on page (`engagementMs`) to the visit and is no event of its own; `lead` is reserved for conversions.',
         example: 'page_view',
       }),
     page: pageAddress(
@@ -129,6 +135,20 @@ export const TrackBody = z
       'A session id chosen by the page script (optional).',
       's-4f2a',
     ),
+    interactive: z.boolean().optional().openapi({
+      description:
+        'false: the event does not count as an interaction for the bounce rate (as Plausible’s `interactive: false`). Default true.',
+      example: true,
+    }),
+    engagementMs: z
+      .number()
+      .finite()
+      .min(0)
+      .optional()
+      .openapi({
+        description: `With \`type: engagement\`: the time the page was visible, in milliseconds (at most ${L.engagementMs} counted).`,
+        example: 12_500,
+      }),
   })
   .refine((body) => body.page !== undefined || body.url !== undefined, {
     message: 'page (or url) is required',
@@ -151,6 +171,34 @@ export const TrackFormBody = z
 
 export type TrackInput = z.output<typeof TrackBody>;
 
+/**
+ * What Plausible's tracker sends (`@plausible-analytics/tracker`, or its script with `data-api`
+ * pointing here): read as a TrackEvent (plausible.ts).
+ */
+export const PlausibleTrackBody = z
+  .object({
+    n: z.string().openapi({
+      description:
+        'Event name: `pageview` → `page_view`, `engagement` → time on page, `Outbound Link: Click` → `outbound_link`, `File Download` → `file_download`, others as named.',
+    }),
+    u: z.string().openapi({ description: 'The page URL (only its path and UTM tags are kept).' }),
+    d: z
+      .string()
+      .optional()
+      .openapi({ description: 'Site domain (not used: this service serves one site).' }),
+    r: z.string().nullish().openapi({ description: 'Referrer.' }),
+    p: z
+      .union([z.record(z.string(), z.unknown()), z.string()])
+      .optional()
+      .openapi({ description: 'Custom properties (an object, or JSON text as older scripts send them).' }),
+    m: z.string().optional().openapi({ description: 'Legacy custom properties as JSON text.' }),
+    i: z.boolean().optional().openapi({ description: 'false: not an interaction (bounce rate).' }),
+    e: z.number().optional().openapi({ description: 'Engagement time in milliseconds (engagement events).' }),
+  })
+  .openapi('PlausibleEvent', {
+    description: 'Plausible’s compact event; unknown fields (`v`, `sd`, `h`, `w`, `$`) are ignored.',
+  });
+
 export const Accepted = z.object({ success: z.literal(true) }).openapi('TrackAccepted');
 
 const day = z.string().optional().openapi({
@@ -159,21 +207,62 @@ const day = z.string().optional().openapi({
   example: '2026-11-01',
 });
 
-export const StatsQuery = z.object({
-  from: day,
-  to: day,
-  limit: wholeNumberParam({
-    min: 1,
-    max: L.stats.maxTop,
-    fallback: L.stats.defaultTop,
-    description: `Entries in each top list (1–${L.stats.maxTop}).`,
-  }),
-});
+export const StatsQuery = z
+  .object({
+    from: day,
+    to: day,
+    limit: wholeNumberParam({
+      min: 1,
+      max: L.stats.maxTop,
+      fallback: L.stats.defaultTop,
+      description: `Entries in each top list (1–${L.stats.maxTop}).`,
+    }),
+  })
+  .extend(FilterQuery.shape);
 
 const Ranked = (key: string, example: string) =>
   z.array(z.object({ [key]: z.string().nullable(), count: z.number().int() })).openapi({
     example: [{ [key]: example, count: 42 }],
   });
+
+/** A visit breakdown: its value under `key` (null: direct, unknown, no tag) and the visit metrics. */
+const VisitRows = (key: string, example: string, withCategory = false) =>
+  z
+    .array(
+      z.object({
+        [key]: z.string().nullable(),
+        ...(withCategory
+          ? {
+              category: z
+                .enum(['search', 'social', 'ai', 'email', 'referral', 'campaign', 'direct'])
+                .openapi({ description: 'The kind of source (direct: no referrer).' }),
+            }
+          : {}),
+        visitors: z.number().int().openapi({
+          description:
+            'Visitors counted by their first visit of the day (the rows add up to the day’s unique visitors).',
+        }),
+        visits: z.number().int(),
+        bounceRate: z.number().int(),
+        visitDuration: z.number().int(),
+        conversions: z.number().int(),
+        conversionRate: z.number(),
+      }),
+    )
+    .openapi({
+      example: [
+        {
+          [key]: example,
+          ...(withCategory ? { category: 'search' } : {}),
+          visitors: 40,
+          visits: 52,
+          bounceRate: 45,
+          visitDuration: 73,
+          conversions: 3,
+          conversionRate: 5.8,
+        },
+      ],
+    });
 
 export const Stats = z
   .object({
@@ -189,7 +278,57 @@ export const Stats = z
     topCountries: Ranked('country', 'DE'),
     eventTypes: Ranked('type', 'page_view'),
     topReferrers: Ranked('referrer', 'google.com'),
-    timeseries: z.array(z.object({ date: z.string(), events: z.number().int(), visitors: z.number().int() })),
+    visits: z.number().int().openapi({
+      description:
+        'Visits: a visitor’s runs of events without a 30-minute gap (a visit also ends at UTC midnight).',
+    }),
+    pageviews: z.number().int(),
+    bounceRate: z.number().int().openapi({
+      description:
+        'Percent of visits with at most one interaction (page views and interactive custom events; engagement does not count).',
+    }),
+    visitDuration: z
+      .number()
+      .int()
+      .openapi({ description: 'Average seconds from the first to the last event of a visit.' }),
+    timeOnPage: z
+      .number()
+      .int()
+      .openapi({ description: 'Average seconds a page was visible (engagement events) per page view.' }),
+    conversions: z
+      .number()
+      .int()
+      .openapi({ description: '`lead` conversions (leads and contact-us messages).' }),
+    conversionRate: z.number().openapi({ description: 'Percent of visits with a conversion (one decimal).' }),
+    filters: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'The filters applied (`(none)` for none).' }),
+    sources: VisitRows('source', 'Google', true),
+    utmSources: VisitRows('utmSource', 'newsletter'),
+    utmMediums: VisitRows('utmMedium', 'email'),
+    utmCampaigns: VisitRows('utmCampaign', 'spring-launch'),
+    devices: VisitRows('device', 'desktop'),
+    browsers: VisitRows('browser', 'Chrome'),
+    operatingSystems: VisitRows('os', 'Windows'),
+    entryPages: VisitRows('page', '/pricing'),
+    exitPages: VisitRows('page', '/contact'),
+    conversionsBy: z
+      .object({
+        bySource: VisitRows('source', 'Google', true),
+        byCampaign: VisitRows('utmCampaign', 'spring-launch'),
+        byEntryPage: VisitRows('page', '/pricing'),
+      })
+      .openapi({
+        description: 'The conversion table: visits with a conversion, by source, campaign and entry page.',
+      }),
+    timeseries: z.array(
+      z.object({
+        date: z.string(),
+        events: z.number().int(),
+        visitors: z.number().int(),
+        visits: z.number().int(),
+      }),
+    ),
     botsDropped: z
       .number()
       .int()

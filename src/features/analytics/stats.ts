@@ -1,8 +1,20 @@
 import type { Db } from '../../db/database.ts';
 import { AnalyticsRefusal } from './errors.ts';
+import { hasFilters, NONE, type StatsFilters } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { firstDay, readStats, type StatsRange } from './store.ts';
+import { firstDay, readBotsDropped, readStats, type StatsRange } from './rollup-reads.ts';
+import { sourceCategory } from './sources.ts';
 import { utcDay } from './track.ts';
+import {
+  CONVERSION_BREAKDOWNS,
+  readFilteredEvents,
+  readFilteredVisits,
+  readVisitRollups,
+  VISIT_BREAKDOWNS,
+  type VisitBreakdown,
+  type VisitGroup,
+} from './visit-stats.ts';
+import type { VisitMetrics } from './visits.ts';
 
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -61,32 +73,121 @@ export async function resolveRange(
   return { from: start, to: end };
 }
 
-export async function readAnalyticsStats(db: Db, range: StatsRange, top: number) {
-  const rows = await readStats(db, range, top);
+/** A share in percent with one decimal (0 when there is nothing to share). */
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
+
+/** The visit metrics of a report or a row, as Plausible shows them (bounce rate %, seconds). */
+function visitView(m: VisitMetrics) {
+  return {
+    visitors: m.visitors,
+    visits: m.visits,
+    pageviews: m.pageviews,
+    bounceRate: m.visits > 0 ? Math.round((m.bounces / m.visits) * 100) : 0,
+    visitDuration: m.visits > 0 ? Math.round(m.duration_ms / m.visits / 1000) : 0,
+    conversions: m.conversions,
+    conversionRate: percent(m.converted, m.visits),
+  };
+}
+
+/** Each breakdown's answer key for its value. */
+const VALUE_KEYS: Record<VisitBreakdown, string> = {
+  sources: 'source',
+  utmSources: 'utmSource',
+  utmMediums: 'utmMedium',
+  utmCampaigns: 'utmCampaign',
+  devices: 'device',
+  browsers: 'browser',
+  operatingSystems: 'os',
+  entryPages: 'page',
+  exitPages: 'page',
+};
+
+function groupView(breakdown: VisitBreakdown, group: VisitGroup) {
+  const { visitors, visits, bounceRate, visitDuration, conversions, conversionRate } = visitView(group);
+  return {
+    [VALUE_KEYS[breakdown]]: group.value,
+    ...(breakdown === 'sources' ? { category: sourceCategory(group.value) } : {}),
+    visitors,
+    visits,
+    bounceRate,
+    visitDuration,
+    conversions,
+    conversionRate,
+  };
+}
+
+/**
+ * The stats answer. Without filters everything comes from rollups maintained on write; with
+ * filters, from the visits they select and those visits' events (visit-stats.ts).
+ */
+export async function readAnalyticsStats(db: Db, range: StatsRange, top: number, filters: StatsFilters = {}) {
+  const filtered = hasFilters(filters);
+  // A filtered report's two halves run one after the other (visit-stats.ts bounds its queries).
+  const [rows, visits, botsDropped] = await Promise.all([
+    filtered ? null : readStats(db, range, top),
+    filtered ? readFilteredVisits(db, range, top, filters) : readVisitRollups(db, range, top),
+    readBotsDropped(db),
+  ]);
+  const events = filtered ? await readFilteredEvents(db, range, top, filters) : null;
   const byDay = new Map<string, { events: number; visitors: number }>();
-  for (const r of rows.daily) {
+  for (const r of rows?.daily ?? []) {
     const entry = byDay.get(r.day) ?? { events: 0, visitors: 0 };
     if (r.dimension === 'total') entry.events += r.count;
     else entry.visitors += r.count;
     byDay.set(r.day, entry);
   }
-  const timeseries: { date: string; events: number; visitors: number }[] = [];
+  const timeseries: { date: string; events: number; visitors: number; visits: number }[] = [];
   for (let ms = Date.parse(range.from), end = Date.parse(range.to); ms <= end; ms += DAY_MS) {
     const date = utcDay(ms);
-    timeseries.push({ date, ...(byDay.get(date) ?? { events: 0, visitors: 0 }) });
+    const day = visits.daily.get(date);
+    const all = byDay.get(date) ?? { events: 0, visitors: 0 };
+    timeseries.push(
+      filtered
+        ? { date, events: day?.events ?? 0, visitors: day?.visitors ?? 0, visits: day?.visits ?? 0 }
+        : { date, ...all, visits: day?.visits ?? 0 },
+    );
   }
+  const breakdowns = Object.fromEntries(
+    (Object.keys(VISIT_BREAKDOWNS) as VisitBreakdown[]).map((b) => [
+      b,
+      visits.breakdowns[b].map((g) => groupView(b, g)),
+    ]),
+  ) as Record<VisitBreakdown, ReturnType<typeof groupView>[]>;
+  const conversionsBy = Object.fromEntries(
+    (Object.entries(CONVERSION_BREAKDOWNS) as [keyof typeof CONVERSION_BREAKDOWNS, VisitBreakdown][]).map(
+      ([name, b]) => [name, visits.conversions[name].map((g) => groupView(b, g))],
+    ),
+  ) as Record<keyof typeof CONVERSION_BREAKDOWNS, ReturnType<typeof groupView>[]>;
+  const eventLists = events ?? rows!;
+  const totals = visitView(visits.totals);
   return {
     success: true as const,
     range,
-    totalEvents: rows.totalEvents,
-    uniquePages: rows.uniquePages,
-    uniqueVisitors: rows.uniqueVisitors,
-    topPages: rows.pages.map((r) => ({ page: r.value, count: r.count })),
+    filters: Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v ?? NONE])),
+    totalEvents: rows?.totalEvents ?? visits.totals.events,
+    uniquePages: eventLists.uniquePages,
+    uniqueVisitors: rows?.uniqueVisitors ?? visits.exactVisitors ?? 0,
+    visits: totals.visits,
+    pageviews: totals.pageviews,
+    bounceRate: totals.bounceRate,
+    visitDuration: totals.visitDuration,
+    timeOnPage:
+      visits.totals.pageviews > 0
+        ? Math.round(visits.totals.engagement_ms / visits.totals.pageviews / 1000)
+        : 0,
+    conversions: totals.conversions,
+    conversionRate: totals.conversionRate,
+    topPages: eventLists.pages.map((r) => ({ page: r.value, count: r.count })),
     // '' in the rollup means the country could not be told (private IP, unknown range).
-    topCountries: rows.countries.map((r) => ({ country: r.value === '' ? null : r.value, count: r.count })),
-    eventTypes: rows.types.map((r) => ({ type: r.value, count: r.count })),
-    topReferrers: rows.referrers.map((r) => ({ referrer: r.value, count: r.count })),
+    topCountries: eventLists.countries.map((r) => ({
+      country: r.value === '' ? null : r.value,
+      count: r.count,
+    })),
+    eventTypes: eventLists.types.map((r) => ({ type: r.value, count: r.count })),
+    topReferrers: eventLists.referrers.map((r) => ({ referrer: r.value, count: r.count })),
+    ...breakdowns,
+    conversionsBy,
     timeseries,
-    botsDropped: rows.botsDropped,
+    botsDropped,
   };
 }

@@ -3,10 +3,15 @@ import { createTestDatabase, type TestDatabase, testEngines } from '../../../tes
 import { migrateToLatest } from '../../db/migrate.ts';
 import { bundledMmdbPath, MmdbGeoIp } from '../../integrations/geoip/geoip.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { listEvents } from './rollup-reads.ts';
 import { readAnalyticsStats, resolveRange } from './stats.ts';
-import { type AnalyticsEventRow, daySalt, listEvents, pruneAnalyticsDays, writeBatch } from './store.ts';
+import { daySalt, pruneAnalyticsDays, writeBatch } from './store.ts';
+import { type AnalyticsEventRow, trackedRow } from './tables.ts';
 
 const engines = await testEngines();
+
+const writeRows = (db: Parameters<typeof writeBatch>[0], rows: AnalyticsEventRow[], bots: number) =>
+  writeBatch(db, rows.map(trackedRow), bots);
 
 let seq = 0;
 function event(day: string, fields: Partial<AnalyticsEventRow> = {}): AnalyticsEventRow {
@@ -23,6 +28,14 @@ function event(day: string, fields: Partial<AnalyticsEventRow> = {}): AnalyticsE
     visitor_hash: 'v1',
     day,
     created_at: Date.parse(`${day}T12:00:00Z`),
+    visit_id: null,
+    source: null,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    device: null,
+    browser: null,
+    os: null,
     ...fields,
   };
 }
@@ -55,7 +68,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
         event('2026-03-03', { page: `/p${i}`, created_at: full.created_at + i + 1 }),
       ),
     ];
-    await writeBatch(db, batch, 0);
+    await writeRows(db, batch, 0);
     const { rows } = await listEvents(db, 1, 50);
     expect(rows).toHaveLength(batch.length);
     const stored = rows.find((r) => r.id === full.id);
@@ -64,7 +77,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
 
   it('rollups match the events across days, and the range selects days inclusively', async () => {
     const db = await fresh();
-    await writeBatch(
+    await writeRows(
       db,
       [
         event('2026-03-01', { page: '/a', country: 'DE', visitor_hash: 'x' }),
@@ -75,12 +88,12 @@ describe.each(engines)('analytics storage on %s', (engine) => {
       0,
     );
     // A second batch for the same day adds to the same rollup rows and knows visitor x already.
-    await writeBatch(
+    await writeRows(
       db,
       [event('2026-03-02', { page: '/c', visitor_hash: 'x', referrer_host: 'google.com' })],
       2,
     );
-    await writeBatch(db, [event('2026-03-04', { page: '/a', visitor_hash: 'z', country: 'FR' })], 0);
+    await writeRows(db, [event('2026-03-04', { page: '/a', visitor_hash: 'z', country: 'FR' })], 0);
 
     const all = await readAnalyticsStats(db, await resolveRange(db, undefined, '2026-03-04', Date.now()), 10);
     expect(all.range).toEqual({ from: '2026-03-01', to: '2026-03-04' });
@@ -104,10 +117,10 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     ]);
     expect(all.topReferrers).toEqual([{ referrer: 'google.com', count: 2 }]);
     expect(all.timeseries).toEqual([
-      { date: '2026-03-01', events: 3, visitors: 2 },
-      { date: '2026-03-02', events: 2, visitors: 1 },
-      { date: '2026-03-03', events: 0, visitors: 0 },
-      { date: '2026-03-04', events: 1, visitors: 1 },
+      { date: '2026-03-01', events: 3, visitors: 2, visits: 2 },
+      { date: '2026-03-02', events: 2, visitors: 1, visits: 1 },
+      { date: '2026-03-03', events: 0, visitors: 0, visits: 0 },
+      { date: '2026-03-04', events: 1, visitors: 1, visits: 1 },
     ]);
     expect(all.botsDropped).toBe(2);
 
@@ -119,9 +132,9 @@ describe.each(engines)('analytics storage on %s', (engine) => {
 
   it('a failing batch stores nothing at all', async () => {
     const db = await fresh();
-    await writeBatch(db, [event('2026-03-01', { id: 'dup' })], 0);
+    await writeRows(db, [event('2026-03-01', { id: 'dup' })], 0);
     await expect(
-      writeBatch(db, [event('2026-03-01', { id: 'new' }), event('2026-03-01', { id: 'dup' })], 5),
+      writeRows(db, [event('2026-03-01', { id: 'new' }), event('2026-03-01', { id: 'dup' })], 5),
     ).rejects.toThrow();
     const stats = await readAnalyticsStats(db, { from: '2026-03-01', to: '2026-03-01' }, 10);
     expect(stats.totalEvents).toBe(1);
@@ -136,11 +149,11 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     const b = await daySalt(db, '2026-03-01', 'salt-b', 2);
     expect(a).toBe('salt-a');
     expect(b).toBe('salt-a');
-    await writeBatch(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
+    await writeRows(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
     expect(await daySalt(db, '2026-03-02', 'salt-c', 3)).toBe('salt-c');
     expect(await db.selectFrom('analytics_salts').select('day').execute()).toEqual([{ day: '2026-03-02' }]);
     // An instance a little behind records yesterday's visitor again: still one visitor that day.
-    await writeBatch(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
+    await writeRows(db, [event('2026-03-01', { visitor_hash: 'x' })], 0);
     const range = await resolveRange(db, '2026-03-01', '2026-03-01', Date.parse('2026-03-02'));
     expect((await readAnalyticsStats(db, range, 10)).uniqueVisitors).toBe(1);
     expect(await pruneAnalyticsDays(db, '2026-03-03')).toBe(2);
@@ -152,7 +165,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     const db = await fresh();
     // JSON can carry "\ud800"; with another visitor's event in the same batch, PostgreSQL refused the
     // upsert of two rollup rows that only the database sees as one, losing every event of the batch.
-    await writeBatch(
+    await writeRows(
       db,
       ['\ud800', '\udbff', '\ufffd', 'page_view'].map((type) => event('2026-03-01', { type })),
       0,
@@ -173,7 +186,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
       from: '2026-03-10',
       to: '2026-03-10',
     });
-    await writeBatch(db, [event('2026-03-01')], 0);
+    await writeRows(db, [event('2026-03-01')], 0);
     expect(await resolveRange(db, undefined, undefined, now)).toEqual({
       from: '2026-03-01',
       to: '2026-03-10',
@@ -184,7 +197,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
     });
     // Data older than the limit (years of it, or a day written under a wrong clock): a request
     // without parameters answered 400 "The range may span at most 3660 days".
-    await writeBatch(db, [event('1970-01-01')], 0);
+    await writeRows(db, [event('1970-01-01')], 0);
     const range = await resolveRange(db, undefined, undefined, now);
     expect(range.to).toBe('2026-03-10');
     expect((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000 + 1).toBe(L.stats.maxRangeDays);
@@ -197,7 +210,7 @@ describe.each(engines)('analytics storage on %s', (engine) => {
 
   it('ties in the top lists sort by code point on both engines', async () => {
     const db = await fresh();
-    await writeBatch(
+    await writeRows(
       db,
       ['/b', '/Pricing', '/a', '/é'].map((page) => event('2026-03-01', { page })),
       0,

@@ -1,65 +1,23 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
-import { incrementCounter, readCounters } from '../../db/rate-limiter.ts';
-import type { Database } from '../../db/schema.ts';
-import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
-
-/** The `analytics_events` table (migration 0006). */
-export const analyticsEventsTable = table({
-  id: text(),
-  type: text(),
-  page: text(),
-  referrer: text().orNull(),
-  /** Host of an external referrer (without `www.`), null for direct or internal traffic. */
-  referrer_host: text().orNull(),
-  title: text().orNull(),
-  properties: text().orNull(),
-  session_id: text().orNull(),
-  country: text().orNull(),
-  visitor_hash: text(),
-  /** UTC day `YYYY-MM-DD` of created_at: the rollup key and the visitor-hash salt's day. */
-  day: text(),
-  created_at: bigint(),
-});
-
-export type AnalyticsEventRow = RowOf<typeof analyticsEventsTable>;
-
-/** The `analytics_daily` table (migration 0006). */
-export const analyticsDailyTable = table({
-  dimension: text(),
-  day: text(),
-  value: text(),
-  count: bigint(),
-});
-
-/** The `analytics_visitors` table (migration 0006). */
-export const analyticsVisitorsTable = table({
-  day: text(),
-  visitor_hash: text(),
-});
-
-/** The `analytics_salts` table (migration 0006). */
-export const analyticsSaltsTable = table({
-  day: text(),
-  salt: text(),
-  created_at: bigint(),
-});
-
-declare module '../../db/schema.ts' {
-  interface Database {
-    analytics_events: AnalyticsEventRow;
-    analytics_daily: RowOf<typeof analyticsDailyTable>;
-    analytics_visitors: RowOf<typeof analyticsVisitorsTable>;
-    analytics_salts: RowOf<typeof analyticsSaltsTable>;
-  }
-}
+import { incrementCounter } from '../../db/rate-limiter.ts';
+import {
+  EVENTS_INSERT,
+  insertQuery,
+  ROLLUPS_UPSERT,
+  VISIT_ROLLUPS_UPSERT,
+  VISITORS_INSERT,
+  VISITS_UPSERT,
+} from './insert-shapes.ts';
+import type { AnalyticsEventRow, TrackedEvent, VisitRow } from './tables.ts';
+import { applyToVisits, VISIT_METRICS, visitKey, visitRollupDeltas } from './visits.ts';
 
 /** Rollup dimensions kept in analytics_daily, one counter per (dimension, day, value). */
-export type Dimension = 'total' | 'visitors' | 'page' | 'country' | 'type' | 'referrer';
+export type Dimension = 'total' | 'visitors' | 'page' | 'country' | 'type' | 'referrer' | 'engagement';
 
 export const BOTS_COUNTER = 'analytics.bots_dropped';
 
-/** Rows per INSERT statement: 12 columns × 400 stays far below PostgreSQL's 65 535 parameters. */
+/** Rows per INSERT statement: 22 columns × 400 stays far below PostgreSQL's 65 535 parameters. */
 const INSERT_CHUNK = 400;
 
 function rollupKey(dimension: Dimension, day: string, value: string) {
@@ -68,119 +26,138 @@ function rollupKey(dimension: Dimension, day: string, value: string) {
 
 /**
  * Stores a batch of events in ONE transaction: the events, the day's first sighting of each visitor
- * hash, and the rollup counters they move. Either all of it lands or none (nothing half-stored).
+ * hash, the visits they extend or start, and the rollup counters they move. Either all of it lands
+ * or none (nothing half-stored).
  */
-export async function writeBatch(db: Db, events: AnalyticsEventRow[], botsDropped: number): Promise<void> {
+export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const counts = new Map<string, number>();
-    const bump = (dimension: Dimension, day: string, value: string | null) => {
+    const bump = (dimension: Dimension, day: string, value: string | null, by = 1) => {
       if (value === null) return;
       // Keyed as the database will store the value: both engines write a lone surrogate (possible in
       // a JSON `type`, "\ud800") as U+FFFD. Two values that differ here but not there would be two
       // rows of one multi-row upsert hitting the same key, which PostgreSQL refuses ("cannot affect
       // row a second time"), failing the whole batch, other visitors' events included.
       const key = rollupKey(dimension, day, value.toWellFormed());
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      counts.set(key, (counts.get(key) ?? 0) + by);
     };
     const visitors = new Map<string, { day: string; visitor_hash: string }>();
-    for (const e of events) {
+    const events: AnalyticsEventRow[] = [];
+    for (const { row: e, kind, engagementMs } of batch) {
+      if (kind === 'engagement') {
+        bump('engagement', e.day, e.page, engagementMs);
+        continue;
+      }
+      events.push(e);
       bump('total', e.day, '');
       bump('page', e.day, e.page);
       bump('country', e.day, e.country ?? '');
       bump('type', e.day, e.type);
       bump('referrer', e.day, e.referrer_host);
-      visitors.set(`${e.day}\u0000${e.visitor_hash}`, { day: e.day, visitor_hash: e.visitor_hash });
+      visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
     }
     const engine = engineOf(tx);
+    const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+    // In key order too: two instances inserting the same new visitors wait for each other, never deadlock.
+    const visitorRows = [...visitors.entries()].sort(byKey).map(([, row]) => row);
+    const newVisitors = new Set<string>();
+    for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
+      const inserted = await tx.executeQuery<{ day: string; visitor_hash: string }>(
+        insertQuery(engine, VISITORS_INSERT, visitorRows.slice(i, i + INSERT_CHUNK)),
+      );
+      for (const row of inserted.rows) {
+        bump('visitors', row.day, '');
+        newVisitors.add(visitKey(row.day, row.visitor_hash));
+      }
+    }
+    // Visits before the events: applying the batch gives each event its visit_id.
+    const changes = applyToVisits(batch, await openVisits(tx, batch), newVisitors);
+    const visitRows = changes.map((c) => c.after).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (let i = 0; i < visitRows.length; i += INSERT_CHUNK) {
+      await tx.executeQuery(insertQuery(engine, VISITS_UPSERT, visitRows.slice(i, i + INSERT_CHUNK)));
+    }
     for (let i = 0; i < events.length; i += INSERT_CHUNK) {
       await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
     }
-    const visitorRows = [...visitors.values()];
-    for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
-      const inserted = await tx.executeQuery<{ day: string }>(
-        insertQuery(engine, VISITORS_INSERT, visitorRows.slice(i, i + INSERT_CHUNK)),
-      );
-      for (const row of inserted.rows) bump('visitors', row.day, '');
-    }
     // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
-    const rollups = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const rows = rollups.map(([key, count]) => {
+    const rows = [...counts.entries()].sort(byKey).map(([key, count]) => {
       const [dimension, day, value] = key.split('\u0000') as [string, string, string];
       return { dimension, day, value, count };
     });
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
     }
+    const visitRollups = [...visitRollupDeltas(changes).entries()]
+      .filter(([, m]) => VISIT_METRICS.some((metric) => m[metric] !== 0))
+      .sort(byKey)
+      .map(([key, metrics]) => {
+        const [dimension, day, value] = key.split('\u0000') as [string, string, string];
+        return { dimension, day, value, ...metrics };
+      });
+    for (let i = 0; i < visitRollups.length; i += INSERT_CHUNK) {
+      await tx.executeQuery(
+        insertQuery(engine, VISIT_ROLLUPS_UPSERT, visitRollups.slice(i, i + INSERT_CHUNK)),
+      );
+    }
     if (botsDropped > 0) await incrementCounter(tx, BOTS_COUNTER, botsDropped);
   });
 }
 
-/** A multi-row INSERT of one table: its columns and what follows the VALUES list. */
-interface InsertShape<Row> {
-  table: keyof Database;
-  columns: readonly (keyof Row & string)[];
-  /** `on conflict …`, `returning …`: the same text on SQLite and PostgreSQL. */
-  suffix: string;
-  /** SQL text by engine and row count, built once. */
-  texts: Map<string, string>;
+/**
+ * Each visitor's latest visit of the day, for the visitors of a batch. On PostgreSQL the rows are
+ * locked (in key order) until the commit: another instance extending the same visit waits for this
+ * one instead of overwriting it.
+ */
+async function openVisits(tx: DbOrTx, batch: TrackedEvent[]): Promise<Map<string, VisitRow>> {
+  const hashesByDay = new Map<string, Set<string>>();
+  for (const { row } of batch) {
+    const hashes = hashesByDay.get(row.day) ?? new Set<string>();
+    hashes.add(row.visitor_hash);
+    hashesByDay.set(row.day, hashes);
+  }
+  const open = new Map<string, VisitRow>();
+  const engine = engineOf(tx);
+  for (const [day, hashes] of hashesByDay) {
+    const list = [...hashes].sort();
+    for (let i = 0; i < list.length; i += INSERT_CHUNK) {
+      const chunk = list.slice(i, i + INSERT_CHUNK);
+      const { rows } = await tx.executeQuery<VisitRow>(
+        CompiledQuery.raw(openVisitsText(engine, chunk.length), [day, ...chunk]),
+      );
+      // Ordered by start: the last one of a visitor is its latest visit.
+      for (const row of rows) open.set(visitKey(day, row.visitor_hash), visitFromDb(row));
+    }
+  }
+  return open;
 }
 
-const EVENTS_INSERT: InsertShape<AnalyticsEventRow> = {
-  table: 'analytics_events',
-  columns: [
-    'id',
-    'type',
-    'page',
-    'referrer',
-    'referrer_host',
-    'title',
-    'properties',
-    'session_id',
-    'country',
-    'visitor_hash',
-    'day',
-    'created_at',
-  ],
-  suffix: '',
-  texts: new Map(),
-};
-const VISITORS_INSERT: InsertShape<Database['analytics_visitors']> = {
-  table: 'analytics_visitors',
-  columns: ['day', 'visitor_hash'],
-  suffix: 'on conflict do nothing returning "day"',
-  texts: new Map(),
-};
-const ROLLUPS_UPSERT: InsertShape<Database['analytics_daily']> = {
-  table: 'analytics_daily',
-  columns: ['dimension', 'day', 'value', 'count'],
-  suffix:
-    'on conflict ("dimension", "day", "value") do update set "count" = "analytics_daily"."count" + excluded."count"',
-  texts: new Map(),
-};
+const openVisitsTexts = new Map<string, string>();
 
-/**
- * The multi-row INSERT of a batch, its text built once per engine and row count: Kysely's query
- * builder spent more CPU turning a batch of rows into SQL than the database spent storing them
- * (a single-event commit, what a quiet site makes, cost 91 µs through the builder, 68 µs so).
- */
-function insertQuery<Row>(
-  engine: 'sqlite' | 'postgres',
-  shape: InsertShape<Row>,
-  rows: Row[],
-): CompiledQuery {
-  const key = `${engine}:${rows.length}`;
-  let text = shape.texts.get(key);
+/** The open-visits SELECT by engine and number of hashes, its text built once (as the INSERTs' are). */
+function openVisitsText(engine: 'sqlite' | 'postgres', count: number): string {
+  const key = `${engine}:${count}`;
+  let text = openVisitsTexts.get(key);
   if (text === undefined) {
-    let n = 0;
-    const placeholder = engine === 'postgres' ? () => `$${++n}` : () => '?';
-    const tuples = rows.map(() => `(${shape.columns.map(placeholder).join(', ')})`);
-    const columns = shape.columns.map((c) => `"${c}"`).join(', ');
-    text = `insert into "${shape.table}" (${columns}) values ${tuples.join(', ')} ${shape.suffix}`.trimEnd();
-    shape.texts.set(key, text);
+    const list = Array.from({ length: count }, (_, i) => (engine === 'postgres' ? `$${i + 2}` : '?')).join(
+      ', ',
+    );
+    text =
+      `select * from "analytics_visits" where "day" = ${engine === 'postgres' ? '$1' : '?'} ` +
+      `and "visitor_hash" in (${list}) order by "visitor_hash", "started_at"` +
+      (engine === 'postgres' ? ' for update' : '');
+    openVisitsTexts.set(key, text);
   }
-  const parameters: unknown[] = [];
-  for (const row of rows) for (const column of shape.columns) parameters.push(row[column]);
-  return CompiledQuery.raw(text, parameters);
+  return text;
+}
+
+/** PostgreSQL answers bigint columns as strings. */
+function visitFromDb(row: VisitRow): VisitRow {
+  return {
+    ...row,
+    started_at: Number(row.started_at),
+    last_at: Number(row.last_at),
+    engagement_ms: Number(row.engagement_ms),
+  };
 }
 
 /**
@@ -220,117 +197,4 @@ export async function pruneAnalyticsDays(db: Db, today: string): Promise<number>
 
 function previousDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-}
-
-export interface StatsRange {
-  from: string;
-  to: string;
-}
-
-async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: number) {
-  const rows = await db
-    .selectFrom('analytics_daily')
-    .select(['value', (eb) => eb.fn.sum<number>('count').as('total')])
-    .where('dimension', '=', dimension)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .groupBy('value')
-    .orderBy('total', 'desc')
-    // Ties by code point on both engines (SQLite's BINARY; a PostgreSQL database's collation varies).
-    .orderBy(engineOf(db) === 'postgres' ? sql`value collate "C"` : sql`value`, 'asc')
-    .limit(top)
-    .execute();
-  return rows.map((r) => ({ value: r.value, count: Number(r.total) }));
-}
-
-async function sumOf(db: DbOrTx, dimension: Dimension, range: StatsRange) {
-  const row = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => eb.fn.sum<number | null>('count').as('total'))
-    .where('dimension', '=', dimension)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
-}
-
-/** The first day with any event, or null on an empty database. */
-export async function firstDay(db: Db): Promise<string | null> {
-  const row = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => eb.fn.min<string | null>('day').as('first'))
-    .where('dimension', '=', 'total')
-    .executeTakeFirst();
-  return row?.first ?? null;
-}
-
-export interface StatsRows {
-  totalEvents: number;
-  uniqueVisitors: number;
-  uniquePages: number;
-  pages: { value: string; count: number }[];
-  countries: { value: string; count: number }[];
-  types: { value: string; count: number }[];
-  referrers: { value: string; count: number }[];
-  daily: { day: string; dimension: string; count: number }[];
-  botsDropped: number;
-}
-
-/** Every aggregate of the stats route, read from the rollups only (never from analytics_events). */
-export async function readStats(db: Db, range: StatsRange, top: number): Promise<StatsRows> {
-  const [totalEvents, uniqueVisitors, uniquePagesRow, pages, countries, types, referrers, daily, counters] =
-    await Promise.all([
-      sumOf(db, 'total', range),
-      sumOf(db, 'visitors', range),
-      db
-        .selectFrom('analytics_daily')
-        .select((eb) => eb.fn.count<number>('value').distinct().as('pages'))
-        .where('dimension', '=', 'page')
-        .where('day', '>=', range.from)
-        .where('day', '<=', range.to)
-        .executeTakeFirst(),
-      ranked(db, 'page', range, top),
-      ranked(db, 'country', range, top),
-      ranked(db, 'type', range, top),
-      ranked(db, 'referrer', range, top),
-      db
-        .selectFrom('analytics_daily')
-        .select(['day', 'dimension', 'count'])
-        .where('dimension', 'in', ['total', 'visitors'])
-        .where('day', '>=', range.from)
-        .where('day', '<=', range.to)
-        .execute(),
-      readCounters(db, [BOTS_COUNTER]),
-    ]);
-  return {
-    totalEvents,
-    uniqueVisitors,
-    uniquePages: Number(uniquePagesRow?.pages ?? 0),
-    pages,
-    countries,
-    types,
-    referrers,
-    daily: daily.map((r) => ({ day: r.day, dimension: r.dimension, count: Number(r.count) })),
-    botsDropped: counters[BOTS_COUNTER] ?? 0,
-  };
-}
-
-export async function listEvents(db: Db, page: number, limit: number) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('analytics_events')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    // The rollup total equals the events' count (same transaction) and costs no table scan.
-    db
-      .selectFrom('analytics_daily')
-      .select((eb) => eb.fn.sum<number | null>('count').as('total'))
-      .where('dimension', '=', 'total')
-      .executeTakeFirst(),
-  ]);
-  return { rows, total: Number(total?.total ?? 0) };
 }

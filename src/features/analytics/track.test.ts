@@ -324,8 +324,14 @@ describe('the per-event shortcuts agree with the full computation', () => {
           properties: null,
           sessionId: null,
         },
-        { now, country: null, visitorHash: 'h', siteHosts: ['agency.example'] },
-      );
+        {
+          now,
+          country: null,
+          visitorHash: 'h',
+          siteHosts: ['agency.example'],
+          client: { device: null, browser: null, os: null },
+        },
+      ).row;
     const ids = Array.from({ length: 50 }, (_, i) => row(Date.UTC(2026, 10, 21) + i).id);
     expect(
       ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { fromPlausible } from './plausible.ts';
 import {
   isPageAddress,
   longerThan,
@@ -9,10 +10,19 @@ import {
   PAGE_ADDRESS_RULE,
   PAGE_BASE,
   propertiesProblem,
+  RESERVED_TYPE_RULE,
   TrackBody,
   type TrackInput,
 } from './schemas.ts';
-import type { AnalyticsEventRow } from './store.ts';
+import { NO_UTM, sourceOf, utmOf } from './sources.ts';
+import type { AnalyticsEventRow, TrackedEvent } from './tables.ts';
+import type { Client } from './user-agent.ts';
+
+/** The event type of a conversion: recorded by the lead and contact-us forms, never by a beacon. */
+export const CONVERSION_TYPE = 'lead';
+/** Plausible's engagement event (and the service's script's): time on a page, not an event of its own. */
+export const ENGAGEMENT_TYPE = 'engagement';
+export const PAGE_VIEW_TYPE = 'page_view';
 
 /** The whole body may nest a little deeper than `properties` (unknown fields are ignored). */
 const MAX_BODY_DEPTH = L.properties.depth + 3;
@@ -102,7 +112,7 @@ export async function parseTrackBody(
   if (!(text !== null && fewContainers(text, MAX_BODY_DEPTH)) && depthExceeds(raw, MAX_BODY_DEPTH)) {
     throw new AnalyticsRefusal('invalid', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
   }
-  return validateTrack(raw as Record<string, unknown>);
+  return validateTrack(fromPlausible(raw as Record<string, unknown>));
 }
 
 /** UTF-8 as TextDecoder reads it (invalid sequences → U+FFFD, a leading BOM dropped), without building one. */
@@ -137,6 +147,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     if (type === '') invalid('type: must not be empty');
     if (longerThan(type, L.typeLength)) invalid(`type: must be at most ${L.typeLength} characters`);
     if (!NO_CONTROL_CHARS.test(type)) invalid('type: must not contain control characters');
+    if (type === CONVERSION_TYPE) invalid(`type: ${RESERVED_TYPE_RULE}`);
   }
   const pageOf = (key: 'page' | 'url') => {
     const value = body[key];
@@ -159,10 +170,23 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     if (problem) invalid(`properties: properties ${problem}`);
     properties = value as Record<string, unknown>;
   }
+  if (body.interactive !== undefined && typeof body.interactive !== 'boolean') {
+    invalid('interactive: must be a boolean');
+  }
+  let engagementMs: number | undefined;
+  if (body.engagementMs !== undefined) {
+    const value = body.engagementMs;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      invalid('engagementMs: must be a number of milliseconds, at least 0');
+    }
+    engagementMs = value;
+  }
   return {
     type,
     page,
     url,
+    interactive: body.interactive as boolean | undefined,
+    engagementMs,
     referrer: optionalString(body, 'referrer', L.referrerLength),
     title: optionalString(body, 'title', L.titleLength),
     properties,
@@ -195,17 +219,17 @@ function startsWithScheme(value: string): boolean {
  * which is a path against an `http` base but a URL on its own) is parsed alone as well for the
  * host, as before.
  */
-function parsePage(value: string): { path: string; host: string | null } {
+function parsePage(value: string): { path: string; host: string | null; search: string } {
   let url: URL;
   try {
     url = new URL(value, PAGE_BASE);
   } catch {
-    return { path: value.split(/[?#]/)[0] || '/', host: null };
+    return { path: value.split(/[?#]/)[0] || '/', host: null, search: '' };
   }
   const pathname = url.pathname || '/';
   const path = pathname.length > L.pageLength ? pathname.slice(0, L.pageLength) : pathname;
   const absolute = url.hostname !== RELATIVE_HOST && startsWithScheme(value);
-  return { path, host: absolute ? url.hostname.toLowerCase() || null : hostOf(value) };
+  return { path, host: absolute ? url.hostname.toLowerCase() || null : hostOf(value), search: url.search };
 }
 
 function hostOf(value: string): string | null {
@@ -259,6 +283,10 @@ export interface TrackContext {
   country: string | null;
   visitorHash: string;
   siteHosts: string[];
+  /** Device, browser and OS read from the User-Agent (which itself is not kept). */
+  client: Client;
+  /** True only for a conversion recorded by a form (never for a beacon). */
+  conversion?: boolean;
 }
 
 /**
@@ -286,11 +314,17 @@ export function utcDay(ms: number): string {
   return lastDay.day;
 }
 
-export function buildEventRow(input: TrackInput, ctx: TrackContext): AnalyticsEventRow {
+/**
+ * The stored event and what it does to its visit. UTM tags are read from the page URL's query
+ * string before it is dropped; the source from them or the referrer (sources.ts). An engagement
+ * event is no event of its own: it adds time on page to its visit.
+ */
+export function buildEventRow(input: TrackInput, ctx: TrackContext): TrackedEvent {
   const pageValue = (input.page ?? input.url)!;
   const page = parsePage(pageValue);
   const ref = referrerOf(input.referrer, page.host, ctx.siteHosts);
-  return {
+  const utm = page.search === '' ? NO_UTM : utmOf(page.search);
+  const row: AnalyticsEventRow = {
     id: uuidv7(ctx.now),
     type: input.type,
     page: page.path,
@@ -303,5 +337,21 @@ export function buildEventRow(input: TrackInput, ctx: TrackContext): AnalyticsEv
     visitor_hash: ctx.visitorHash,
     day: utcDay(ctx.now),
     created_at: ctx.now,
+    visit_id: null,
+    source: sourceOf(utm.source ?? utm.ref, ref.host),
+    utm_source: utm.source,
+    utm_medium: utm.medium,
+    utm_campaign: utm.campaign,
+    device: ctx.client.device,
+    browser: ctx.client.browser,
+    os: ctx.client.os,
+  };
+  const engagement = input.type === ENGAGEMENT_TYPE;
+  return {
+    row,
+    kind: engagement ? 'engagement' : input.type === PAGE_VIEW_TYPE ? 'pageview' : 'event',
+    interactive: !engagement && input.interactive !== false,
+    engagementMs: engagement ? Math.min(Math.round(input.engagementMs ?? 0), L.engagementMs) : 0,
+    conversion: ctx.conversion === true,
   };
 }

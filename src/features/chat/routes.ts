@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMITED_HEADERS } from '../../http/error-responses.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
@@ -54,6 +55,7 @@ const streamRoute = createRoute({
   responses: {
     200: {
       description: 'An SSE stream (`text/event-stream`)',
+      headers: RATE_LIMIT_HEADERS,
       content: {
         'text/event-stream': {
           schema: z.string().openapi({
@@ -66,7 +68,10 @@ const streamRoute = createRoute({
     400: errorResponse('`VALIDATION_ERROR`: a field is missing or too long'),
     401: errorResponse('`UNAUTHORIZED`: missing or wrong `X-Chat-Api-Key`'),
     415: errorResponse('`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON'),
-    429: errorResponse('`RATE_LIMITED`: too many questions from this IP (CHAT_RATE_LIMIT per minute)'),
+    429: {
+      ...errorResponse('`RATE_LIMITED`: too many questions from this IP (CHAT_RATE_LIMIT per minute)'),
+      headers: RATE_LIMITED_HEADERS,
+    },
   },
 });
 

@@ -77,9 +77,10 @@ describe.each(engines)('contact on %s', (engine) => {
     expect(res.status).toBe(201);
   });
 
-  it('refuses malformed JSON (400) and non-JSON bodies (415)', async () => {
+  it('refuses malformed JSON (400) and bodies that are neither JSON nor a form (415)', async () => {
     expect((await submit('{"name":')).status).toBe(400);
-    expect((await submit('name=x', nextIp(), 'application/x-www-form-urlencoded')).status).toBe(415);
+    expect((await submit('[]')).status).toBe(400);
+    expect((await submit('name=x', nextIp(), 'text/plain')).status).toBe(415);
   });
 
   it(`limits each IP to ${L.perIp.limit} submissions per hour (429 with Retry-After)`, async () => {
@@ -151,6 +152,7 @@ describe.each(engines)('the contact list past the all=true cap on %s', (engine) 
       subject: `s${i}`,
       message: 'm',
       created_at: 1_700_000_000_000 + i,
+      status: 'new' as const,
     }));
     for (let i = 0; i < rows.length; i += 1000) {
       await ctx.deps.db

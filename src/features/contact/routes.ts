@@ -1,27 +1,100 @@
-import { createRoute } from '@hono/zod-openapi';
-import { requireJson } from '../../http/body.ts';
-import { clientOrigin, limitKey } from '../../http/client-ip.ts';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../../http/env.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
-import { CONTACT_LIMITS as L } from './limits.ts';
+import { rateLimiter } from '../../http/rate-limit.ts';
+import { RATE_LIMIT_HEADER } from '../../http/rate-limit-fields.ts';
+import { describeZodError } from '../../text/validation-message.ts';
+import { normalizeLanguage } from '../support/port.ts';
+import { readContactFields } from './form-body.ts';
+import {
+  acceptLanguage,
+  answersWithPage,
+  formErrorPage,
+  PAGE_CSP,
+  siteRedirect,
+  thankYouPage,
+} from './form-pages.ts';
+import { HONEYPOT_FIELD, CONTACT_LIMITS as L } from './limits.ts';
 import { ContactBody, ContactCreated, ContactList, ContactListQuery } from './schemas.ts';
-import { contactView, listContacts, saveContact } from './store.ts';
+import { contactView, listContacts } from './store.ts';
+import { submitContact } from './submit.ts';
 
-const submitRoute = createRoute({
+export const CONTACT_PATH = '/api/contact';
+
+/** Per client IP, counted once the submission is known to be valid (a 400 costs nothing). */
+const contactRate = rateLimiter({
+  name: 'contact',
+  limit: L.perIp.limit,
+  windowMs: L.perIp.windowMs,
+  message: 'Too many messages from this address; please try again later.',
+});
+
+const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+/** Documentation of the submit route; the handler reads the body itself (three content types). */
+const submitDoc = createRoute({
   method: 'post',
-  path: '/api/contact',
+  path: CONTACT_PATH,
   tags: ['Contact'],
-  summary: 'Submit the contact form',
-  description: `Validates and stores the submission; answers 201. Rate limit: ${L.perIp.limit} per client IP per hour.`,
-  middleware: [requireJson] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: ContactBody } } } },
+  summary: 'Submit the contact form (JSON or a plain HTML form)',
+  description:
+    'Takes the same fields and limits as `application/json`, `application/x-www-form-urlencoded` or ' +
+    '`multipart/form-data` (fields only: a file part → 415), so a plain `<form method="post">` works. ' +
+    'The message is classified as support contact-us requests are: a genuine one is stored and e-mailed ' +
+    'to SUPPORT_EMAIL (Reply-To the visitor) through the durable mail queue, a vendor pitch gets the ' +
+    'polite decline, spam is stored and dropped; the answer is the same. A filled-in honeypot ' +
+    `(\`${HONEYPOT_FIELD}\`) is stored as spam and answered as a success. JSON (and a form sent with an ` +
+    "`Accept` asking for JSON) gets 201 JSON. A browser's form post gets a 303 to `redirect` (a URL on " +
+    "the site's own origins) or, without one, a thank-you page in the submission's language; its errors " +
+    `are pages too (same statuses). Rate limit: ${L.perIp.limit} per client IP per hour, counting valid ` +
+    'submissions only.',
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': { schema: ContactBody },
+        'application/x-www-form-urlencoded': { schema: ContactBody },
+        'multipart/form-data': { schema: ContactBody },
+      },
+    },
+  },
   responses: {
-    201: { description: 'Stored', content: { 'application/json': { schema: ContactCreated } } },
-    400: { description: 'Invalid input (`VALIDATION_ERROR`)' },
-    415: { description: 'Not JSON' },
-    429: { description: 'Rate limited (`RATE_LIMITED`, with Retry-After)' },
+    201: {
+      description: 'Stored (JSON clients)',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: ContactCreated } },
+    },
+    200: {
+      ...html("The thank-you page (a browser's form post without `redirect`)"),
+      headers: RATE_LIMIT_HEADERS,
+    },
+    303: {
+      description: "A browser's form post with `redirect`: sent there",
+      headers: { Location: { description: 'The `redirect` URL', schema: { type: 'string' } } },
+    },
+    ...errorResponses({
+      400: 'VALIDATION_ERROR: a field breaks its rule, `redirect` is not on the site, or the body is malformed',
+      415: 'UNSUPPORTED_MEDIA_TYPE: not JSON or a form, or a file part',
+      429: 'RATE_LIMITED',
+    }),
   },
 });
+
+/** The site's own origins, where `redirect` may send the browser. */
+function siteOrigins(c: Context<AppEnv>): string[] {
+  const { siteOrigin, wwwSiteOrigin } = c.env.deps.config;
+  return wwwSiteOrigin ? [siteOrigin, wwwSiteOrigin] : [siteOrigin];
+}
+
+function pageAnswer(c: Context<AppEnv>, body: string, status: ContentfulStatusCode) {
+  c.header('Content-Security-Policy', PAGE_CSP);
+  c.header('Cache-Control', 'no-store');
+  return c.html(body, status);
+}
 
 const listRoute = createRoute({
   method: 'get',
@@ -37,36 +110,64 @@ const listRoute = createRoute({
 });
 
 export function contactRoutes() {
-  return createRouter()
-    .openapi(submitRoute, async (c) => {
-      const { deps } = c.env;
-      const body = c.req.valid('json');
-      const client = limitKey(clientOrigin(c, deps.config.trustProxy).ip) ?? 'unknown';
-      const limit = await deps.rateLimiter.hit(`contact:${client}`, L.perIp.limit, L.perIp.windowMs);
-      if (!limit.allowed) {
-        throw new ApiError('RATE_LIMITED', 'Too many messages from this address; please try again later.', {
-          headers: { 'Retry-After': String(limit.retryAfterSeconds) },
-        });
-      }
-      const row = await saveContact(deps.db, body);
-      return c.json(
-        { success: true as const, id: row.id, createdAt: new Date(row.created_at).toISOString() },
-        201,
-      );
-    })
-    .openapi(listRoute, async (c) => {
-      const query = c.req.valid('query');
-      // all=true: pages as large as the cap, so past the cap `page` still reaches every submission.
-      const limit = query.all === 'true' ? L.list.allCap : query.limit;
-      const { page } = query;
-      const { rows, total } = await listContacts(c.env.deps.db, (page - 1) * limit, limit);
-      return c.json(
+  const router = createRouter();
+  router.openAPIRegistry.registerPath(submitDoc);
+  router.post(CONTACT_PATH, async (c) => {
+    const page = answersWithPage(c.req.header('content-type'), c.req.header('accept'));
+    let language = normalizeLanguage(acceptLanguage(c.req.header('accept-language')));
+    try {
+      const fields = await readContactFields(c);
+      // Read before the fields are checked, so a refusal is a page in the visitor's language too.
+      const named = fields.language || fields.lang;
+      if (typeof named === 'string') language = normalizeLanguage(named.slice(0, L.languageLength));
+      const parsed = ContactBody.safeParse(fields);
+      if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
+      const body = parsed.data;
+      const redirect = body.redirect ? siteRedirect(body.redirect, siteOrigins(c)) : null;
+      await contactRate(c);
+      const row = await submitContact(
+        { ...c.env.deps, logger: c.env.logger },
         {
-          success: true as const,
-          submissions: rows.map(contactView),
-          pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+          name: body.name,
+          email: body.email,
+          subject: body.subject,
+          message: body.message,
+          honeypot: Boolean(body[HONEYPOT_FIELD]?.trim()),
+          language,
         },
-        200,
       );
-    });
+      if (!page) {
+        return c.json(
+          { success: true as const, id: row.id, createdAt: new Date(row.created_at).toISOString() },
+          201,
+        );
+      }
+      if (redirect) {
+        // A low `RateLimit` on a redirect may hold a client back from following it (the draft's advice).
+        c.header(RATE_LIMIT_HEADER, undefined);
+        return c.redirect(redirect, 303);
+      }
+      return pageAnswer(c, thankYouPage(language, body.name, `${c.env.deps.config.siteOrigin}/`), 200);
+    } catch (error) {
+      if (!page || !(error instanceof ApiError) || error.status >= 500) throw error;
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      const body = formErrorPage(language, error, `${c.env.deps.config.siteOrigin}/`);
+      return pageAnswer(c, body, error.status);
+    }
+  });
+  return router.openapi(listRoute, async (c) => {
+    const query = c.req.valid('query');
+    // all=true: pages as large as the cap, so past the cap `page` still reaches every submission.
+    const limit = query.all === 'true' ? L.list.allCap : query.limit;
+    const { page } = query;
+    const { rows, total } = await listContacts(c.env.deps.db, (page - 1) * limit, limit);
+    return c.json(
+      {
+        success: true as const,
+        submissions: rows.map(contactView),
+        pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+      },
+      200,
+    );
+  });
 }

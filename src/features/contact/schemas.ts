@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../http/limits.ts';
 import { wholeNumberParam } from '../../http/schemas.ts';
-import { CONTACT_LIMITS as L } from './limits.ts';
+import { HONEYPOT_FIELD, CONTACT_LIMITS as L } from './limits.ts';
 
 const text = (max: number, description: string, example: string) =>
   z
@@ -25,6 +25,44 @@ export const ContactBody = z
       }),
     subject: text(L.subjectLength, 'Subject', 'A new website'),
     message: text(L.messageLength, 'Message', 'We would like a quote for a new site.'),
+    redirect: z
+      .string()
+      .trim()
+      .max(L.redirectLength, `must be at most ${L.redirectLength} characters`)
+      .nullish()
+      .openapi({
+        description:
+          `Where a browser's form post goes afterwards (303): an absolute URL on one of the site's origins ` +
+          `(SITE_ORIGIN, WWW_SITE_ORIGIN, compared exactly); another → 400. Without it a browser gets a ` +
+          `thank-you page. JSON answers ignore it once checked (at most ${L.redirectLength} characters).`,
+        example: 'https://agency.example/contact/thanks',
+      }),
+    [HONEYPOT_FIELD]: z
+      .string()
+      .nullish()
+      .openapi({
+        description:
+          'The honeypot: a field the form hides from people (`<input name="_gotcha" style="display:none" tabindex="-1" autocomplete="off">`). ' +
+          'Filled in, the submission is answered as usual but stored as spam and never e-mailed.',
+        example: '',
+      }),
+    language: z
+      .string()
+      .trim()
+      .max(L.languageLength, `must be at most ${L.languageLength} characters`)
+      .nullish()
+      .openapi({
+        description:
+          'The language of the thank-you page and of any reply: `es` or `es-*` for Spanish, anything else English. ' +
+          'Default: `lang`, else the `Accept-Language` header.',
+        example: 'es',
+      }),
+    lang: z
+      .string()
+      .trim()
+      .max(L.languageLength, `must be at most ${L.languageLength} characters`)
+      .nullish()
+      .openapi({ description: 'Another name for `language` (which wins when both are given).' }),
   })
   .openapi('ContactSubmission');
 
@@ -59,6 +97,10 @@ export const StoredContact = z
     email: z.string(),
     subject: z.string(),
     message: z.string(),
+    status: z.enum(['new', 'spam', 'vendor']).openapi({
+      description:
+        'What became of it: `new` (e-mailed to the team), `spam` (classified spam or the honeypot filled: dropped), `vendor` (a sales pitch: declined).',
+    }),
     createdAt: z.string(),
   })
   .openapi('StoredContact');

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { bigint, type RowOf, table, text } from '../../db/table-spec.ts';
 
-/** The `contact_submissions` table (migration 0006). */
+export type ContactStatus = 'new' | 'spam' | 'vendor';
+
+/** The `contact_submissions` table (migrations 0006 and 0013). */
 export const contactSubmissionsTable = table({
   id: text(),
   name: text(),
@@ -10,6 +12,13 @@ export const contactSubmissionsTable = table({
   subject: text(),
   message: text(),
   created_at: bigint(),
+  /** What became of it: `new` (e-mailed to the team), `spam` (dropped), `vendor` (declined). */
+  status: text<ContactStatus>(),
+  /** The classifier's answer (`lead`, `spam`, `vendor`) and why; null before migration 0013. */
+  classification: text().orNull(),
+  classification_reason: text().orNull(),
+  /** `llm`, `builtin`, or `honeypot` (the hidden field was filled: not classified). */
+  classified_by: text().orNull(),
 });
 
 export type ContactRow = RowOf<typeof contactSubmissionsTable>;
@@ -27,8 +36,35 @@ export interface ContactInput {
   message: string;
 }
 
-export async function saveContact(db: Db, input: ContactInput, now = Date.now()): Promise<ContactRow> {
-  const row: ContactRow = { id: `contact_${randomUUID()}`, ...input, created_at: now };
+export interface ContactJudgement {
+  status: ContactStatus;
+  classification: string | null;
+  classificationReason: string | null;
+  classifiedBy: string | null;
+}
+
+export function newContactId(): string {
+  return `contact_${randomUUID()}`;
+}
+
+/** Stores a submission (by default not judged: `new`). */
+export async function saveContact(
+  db: Db,
+  input: ContactInput & Partial<ContactJudgement> & { id?: string },
+  now = Date.now(),
+): Promise<ContactRow> {
+  const row: ContactRow = {
+    id: input.id ?? newContactId(),
+    name: input.name,
+    email: input.email,
+    subject: input.subject,
+    message: input.message,
+    created_at: now,
+    status: input.status ?? 'new',
+    classification: input.classification ?? null,
+    classification_reason: input.classificationReason ?? null,
+    classified_by: input.classifiedBy ?? null,
+  };
   await db.insertInto('contact_submissions').values(row).execute();
   return row;
 }
@@ -40,6 +76,7 @@ export const contactView = (r: ContactRow) => ({
   email: r.email,
   subject: r.subject,
   message: r.message,
+  status: r.status,
   createdAt: new Date(Number(r.created_at)).toISOString(),
 });
 

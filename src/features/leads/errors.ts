@@ -24,3 +24,8 @@ export class LeadRefusal extends Error {
     this.quota = quota;
   }
 }
+
+/** No lead has this id (an admin's correction of an unknown lead). */
+export class LeadNotFound extends Error {
+  override name = 'LeadNotFound';
+}

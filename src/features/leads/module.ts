@@ -1,3 +1,4 @@
+import { conversionRecorder } from '../analytics/port.ts';
 import type { FeatureModule } from '../contract.ts';
 import { prototypePorts } from '../prototypes/port.ts';
 import { LEAD_CRM_SOURCE, leadCrmSource } from './crm-sync.ts';
@@ -11,6 +12,7 @@ export const leadsModule: FeatureModule = {
     routes: leadRoutes({
       quota: prototypeQuota(infra),
       prototypes: prototypePorts(infra),
+      conversions: conversionRecorder(infra),
     }),
     crmRecords: { [LEAD_CRM_SOURCE]: leadCrmSource },
   }),

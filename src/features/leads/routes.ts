@@ -3,11 +3,12 @@ import type { Context } from 'hono';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin, normalizeIp } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { errorResponses } from '../../http/error-responses.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import type { AnalyticsContextInput, ConversionRecorder } from '../analytics/port.ts';
 import {
   type ChatPrototypeOutcome,
   createPrototypeForChat,
@@ -121,7 +122,11 @@ const createLeadRoute = createRoute({
     body: { required: true, content: { 'application/json': { schema: LeadSubmission } } },
   },
   responses: {
-    200: { description: 'The lead was stored', content: { 'application/json': { schema: LeadCreated } } },
+    200: {
+      description: 'The lead was stored',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: LeadCreated } },
+    },
     ...errorResponses({
       400: 'VALIDATION_ERROR (bad input, unknown wizard value) or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -182,9 +187,22 @@ export interface LeadPorts {
   quota: PrototypeQuota;
   /** The chat path's synchronous prototype (rules 4 and 5). */
   prototypes: PrototypePorts;
+  /** Analytics: a genuine lead from a page carrying the tracker is a `lead` conversion of its visit. */
+  conversions: ConversionRecorder;
 }
 
 export function leadRoutes(ports: LeadPorts) {
+  /** The browser's own submission only: a trusted caller (the chat agent) is not the visitor's browser. */
+  const recordLeadConversion = (c: Context<AppEnv>, context: AnalyticsContextInput) =>
+    ports.conversions.record(
+      context,
+      {
+        origin: clientOrigin(c, c.env.deps.config.trustProxy),
+        userAgent: c.req.header('user-agent') ?? '',
+      },
+      'lead',
+      c.env.logger,
+    );
   return createRouter()
     .openapi(createLeadRoute, async (c) => {
       const deps = c.env.deps;
@@ -202,6 +220,9 @@ export function leadRoutes(ports: LeadPorts) {
         'lead submitted',
       );
       const { status } = result.lead;
+      if (!trusted && !result.duplicate && status === 'new') {
+        await recordLeadConversion(c, c.req.valid('json').analyticsContext);
+      }
       const chatPrototype = trusted && result.lead.prototypeKind && status !== 'spam' && status !== 'vendor';
       if (chatPrototype && (result.duplicate || status === 'new')) {
         // Rules 4 and 5: the chat path creates the prototype now and answers with the real outcome;

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../http/limits.ts';
 import { optionalText as text, wholeNumberParam } from '../../http/schemas.ts';
+import { AnalyticsContext } from '../analytics/port.ts';
 import { LEAD_LIMITS, LEAD_PAGE } from './limits.ts';
 
 const wizardValue = (description: string, example: string) =>
@@ -55,6 +56,7 @@ export const LeadSubmission = z
       .openapi({ description: 'CAPTCHA token; not needed with a valid X-Chat-Api-Key' }),
     source_url: text(LEAD_LIMITS.sourceUrl, 'URL of the originating page', 'https://agency.example/wizard'),
     language: text(LEAD_LIMITS.language, '`en` or `es` (regional tags such as `es-CO` count as `es`)', 'es'),
+    analyticsContext: AnalyticsContext,
   })
   .openapi('LeadSubmission');
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
+import { bigint, integer, type RowOf, real, table, text } from '../../db/table-spec.ts';
 import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
 import type { PrototypeKind } from '../../wizard.ts';
@@ -13,6 +13,10 @@ export const leadsTable = table({
   classification: text<LeadClassification>(),
   classification_reason: text(),
   classified_by: text<'llm' | 'builtin'>(),
+  /** The built-in classifier's probability of its class (migration 0011); null when the model decided. */
+  classification_score: real().orNull(),
+  /** JSON array of what decided, in words (migration 0011); null for leads stored before. */
+  classification_reasons: text().orNull(),
   name: text(),
   /** Trimmed and lower-cased: the `leadByEmail:` index of the spec. */
   email: text(),
@@ -66,6 +70,9 @@ export interface Lead {
   classification: LeadClassification;
   classificationReason: string;
   classifiedBy: 'llm' | 'builtin';
+  /** The classifier's score and reasons, as it decided at submission (an admin's correction keeps them). */
+  classificationScore: number | null;
+  classificationReasons: string[];
   name: string;
   email: string;
   phone: string | null;
@@ -102,6 +109,10 @@ function toLead(row: LeadRow): Lead {
     classification: row.classification,
     classificationReason: row.classification_reason,
     classifiedBy: row.classified_by,
+    classificationScore: row.classification_score === null ? null : Number(row.classification_score),
+    classificationReasons: row.classification_reasons
+      ? (JSON.parse(row.classification_reasons) as string[])
+      : [],
     name: row.name,
     email: row.email,
     phone: row.phone,
@@ -136,6 +147,8 @@ export async function insertLead(db: DbOrTx, lead: NewLead): Promise<boolean> {
       classification: lead.classification,
       classification_reason: lead.classificationReason,
       classified_by: lead.classifiedBy,
+      classification_score: lead.classificationScore,
+      classification_reasons: JSON.stringify(lead.classificationReasons),
       name: lead.name,
       email: normalizeEmail(lead.email),
       phone: lead.phone,
@@ -182,8 +195,20 @@ export async function expireSubmissionKey(db: DbOrTx, key: string, before: numbe
     .execute();
 }
 
-export async function setLeadStatus(db: DbOrTx, id: string, status: LeadStatus): Promise<void> {
-  await db.updateTable('leads').set({ status, updated_at: Date.now() }).where('id', '=', id).execute();
+/** A prototype's progress on the lead (`generating`, `completed`, `failed`). */
+export type PrototypeStatus = Extract<LeadStatus, 'generating' | 'completed' | 'failed'>;
+
+/**
+ * Moves the lead's prototype status. A lead marked spam or vendor keeps that status: a generation
+ * that was running when an admin corrected the lead finishes without turning it back into a lead.
+ */
+export async function setLeadStatus(db: DbOrTx, id: string, status: PrototypeStatus): Promise<void> {
+  await db
+    .updateTable('leads')
+    .set({ status, updated_at: Date.now() })
+    .where('id', '=', id)
+    .where('status', 'not in', ['spam', 'vendor'])
+    .execute();
 }
 
 export async function setPipedriveOutcome(db: DbOrTx, id: string, outcome: PipedriveOutcome): Promise<void> {

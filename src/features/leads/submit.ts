@@ -7,6 +7,7 @@ import type { CrmClient } from '../../integrations/crm/crm.ts';
 import { queueCrmSafetyNet } from '../../integrations/crm/sync.ts';
 import { classifySubmission } from '../../integrations/llm/classification.ts';
 import type { LlmClient } from '../../integrations/llm/llm-client.ts';
+import type { ClassifierInput } from '../../integrations/llm/offline/classifier.ts';
 import { enqueueEmail } from '../../integrations/mail/queue.ts';
 import type { MailTransport } from '../../integrations/mail/transport.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
@@ -101,6 +102,21 @@ function respond(config: Config, lead: Lead): LeadCreatedResponse {
     leadId: lead.id,
     previewUrl: previewUrlOf(config, lead.id),
     pipedrive: lead.pipedrive ?? CRM_PENDING,
+  };
+}
+
+/** What the classifier reads of a lead: the sender, the goal and the features (free text). */
+export function leadClassifierInput(
+  lead: Pick<Lead, 'name' | 'email' | 'company' | 'position' | 'phone' | 'steps' | 'language'>,
+): ClassifierInput & { language: 'en' | 'es' } {
+  return {
+    name: lead.name,
+    email: lead.email,
+    company: lead.company,
+    position: lead.position,
+    phone: lead.phone,
+    texts: [lead.steps.goal ?? '', ...(lead.steps.features ?? [])],
+    language: lead.language,
   };
 }
 
@@ -208,15 +224,7 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
 
   const classification = await classifySubmission(
     deps.llm ?? null,
-    {
-      name: fields.name,
-      email,
-      company: fields.company,
-      position: fields.position,
-      phone: fields.phone,
-      texts: [steps.goal ?? '', ...(steps.features ?? [])],
-      language,
-    },
+    leadClassifierInput({ ...fields, steps }),
     deps.logger,
   );
   const status: LeadStatus =
@@ -238,6 +246,8 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
       classification: classification.classification,
       classificationReason: classification.reason,
       classifiedBy: classification.classifiedBy,
+      classificationScore: classification.score,
+      classificationReasons: classification.reasons,
       name: fields.name,
       email,
       phone: fields.phone,

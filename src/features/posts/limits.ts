@@ -1,7 +1,7 @@
 /** Limits and names of the posts proxy, shared by the schemas, the logic and the tests. */
 
 export const POSTS_CACHE_PREFIX = 'posts_cache:';
-/** Longest query string accepted (the cache key is built from it). */
+/** Longest query accepted, counting the parameters sent on to WordPress (the cache key is built from them). */
 export const POSTS_MAX_QUERY_CHARS = 2048;
 /** How long a stale copy is kept for stale-if-error after its TTL has passed. */
 export const POSTS_STALE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -63,6 +63,18 @@ export const ROUTE_PARAMS = {
   author: ['_fields'],
   post: ['_embed', '_fields', 'lang'],
 } as const satisfies Record<string, readonly string[]>;
+/**
+ * Names read as a route's parameter, in order of preference (`[alias, parameter]`): front ends write
+ * `q` for a search, and `name` for an author's. The parameter itself, when given, wins.
+ */
+export const ROUTE_ALIASES = {
+  list: [['q', 'search']],
+  search: [['q', 'search']],
+  authorSearch: [
+    ['q', 'search'],
+    ['name', 'search'],
+  ],
+} as const satisfies Partial<Record<keyof typeof ROUTE_PARAMS, readonly (readonly [string, string])[]>>;
 /** How long this process reuses a fresh entry it read before asking the shared cache again. */
 export const POSTS_MEMO_MS = 1000;
 export const POSTS_MEMO_MAX_ENTRIES = 500;

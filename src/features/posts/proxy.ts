@@ -53,6 +53,11 @@ export interface ProxyRequest {
   query: URLSearchParams;
   /** The parameters this route passes through. */
   allowed: ReadonlySet<string>;
+  /**
+   * Other names read as a passed-through parameter (`q` as `search`), in order of preference; the
+   * parameter itself, when given, wins over all of them.
+   */
+  aliases?: readonly (readonly [alias: string, name: string])[];
   /** Parameters this route requires (e.g. `search`). */
   required?: readonly string[];
   /** The message when WordPress has no such item (single-item routes). */
@@ -60,35 +65,44 @@ export interface ProxyRequest {
 }
 
 /**
- * Checks the query against the route's list: unknown parameters are refused naming them
- * (silently dropping them would hide typos and give the caller results they did not ask for).
- * A name may carry WordPress's array suffix `[]` (`categories[]=1&categories[]=2`).
+ * What of the query goes to WordPress: the route's listed parameters (a name may carry WordPress's
+ * array suffix `[]`: `categories[]=1&categories[]=2`) and its aliases read as the parameter they stand
+ * for. Anything else is ignored, as WordPress itself ignores what it does not know: a cache-buster
+ * (`_=1732612345678`) or a campaign tag (`utm_source`) is neither sent upstream nor part of the cache
+ * key, so it cannot bust the cache. Values are WordPress's to judge (its 400 is passed on).
  */
 export function upstreamParams(request: ProxyRequest): { params: URLSearchParams; bypass: boolean } {
-  const allowed = request.allowed;
-  const unknown = new Set<string>();
+  const { allowed, aliases = [] } = request;
   const params: [string, string][] = [];
+  const aliased = new Map<string, [string, string][]>();
   let bypass = false;
   let chars = 0;
   for (const [name, value] of request.query) {
-    chars += name.length + value.length + 2;
     if (name === CACHE_PARAM) {
       bypass = value.toLowerCase() === 'false' || value === '0';
       continue;
     }
-    if (!allowed.has(name.endsWith('[]') ? name.slice(0, -2) : name)) unknown.add(name);
-    else params.push([name, value]);
+    if (allowed.has(name.endsWith('[]') ? name.slice(0, -2) : name)) {
+      chars += name.length + value.length + 2;
+      params.push([name, value]);
+    } else if (aliases.some(([alias]) => alias === name)) {
+      const values = aliased.get(name) ?? [];
+      values.push([name, value]);
+      aliased.set(name, values);
+    }
   }
-  if (unknown.size > 0) {
-    throw new PostsFailure(
-      'invalid_query',
-      `Unknown query parameter(s): ${[...unknown].join(', ')}. This route accepts: ${[...request.allowed, CACHE_PARAM].join(', ')}.`,
-    );
+  for (const [alias, target] of aliases) {
+    const values = aliased.get(alias);
+    if (!values || params.some(([name]) => name === target || name === `${target}[]`)) continue;
+    for (const [, value] of values) {
+      chars += target.length + value.length + 2;
+      params.push([target, value]);
+    }
   }
   if (chars > POSTS_MAX_QUERY_CHARS) {
     throw new PostsFailure(
       'invalid_query',
-      `The query string is longer than ${POSTS_MAX_QUERY_CHARS} characters.`,
+      `The query parameters sent on to WordPress are longer than ${POSTS_MAX_QUERY_CHARS} characters.`,
     );
   }
   for (const name of request.required ?? []) {

@@ -2,10 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { readCounters } from '../../db/rate-limiter.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { errorResponses } from '../../http/error-responses.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
+import { policyOf, type RateLimitRule, rateLimiter } from '../../http/rate-limit.ts';
+import { policyItem, RATE_LIMIT_POLICY_HEADER } from '../../http/rate-limit-fields.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
 import type { Infrastructure } from '../../infrastructure.ts';
 import { BufferedCounters } from './counters.ts';
@@ -17,6 +18,7 @@ import {
   POSTS_MEMO_MAX_ENTRIES,
   POSTS_MEMO_MS,
   POSTS_UPSTREAM_RATE,
+  ROUTE_ALIASES,
   ROUTE_PARAMS,
 } from './limits.ts';
 import { FreshMemo } from './memo.ts';
@@ -44,7 +46,11 @@ function toApiError(error: unknown): unknown {
 
 const tags = ['Posts'];
 const jsonOk = (description: string) => ({
-  200: { description, content: { 'application/json': { schema: WordPressJson } } },
+  200: {
+    description,
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'application/json': { schema: WordPressJson } },
+  },
   ...errorResponses(400, 404, 429, 502, 503),
 });
 
@@ -54,6 +60,7 @@ const proxyRoute = (
   names: readonly string[],
   required: string[] = [],
   params?: z.ZodObject,
+  aliases: readonly (readonly [string, string])[] = [],
 ) =>
   createRoute({
     method: 'get',
@@ -62,12 +69,13 @@ const proxyRoute = (
     summary,
     description:
       'Proxied to WORDPRESS_API_URL and cached under `posts_cache:` for POSTS_CACHE_TTL_SECONDS. Only the ' +
-      'listed query parameters are accepted; any other answers 400. When WordPress fails (including a 403 ' +
+      'listed query parameters are sent on (and make the cache key); any other is ignored, as WordPress ' +
+      'ignores what it does not know (a cache-buster such as `_=…` cannot bust the cache). When WordPress fails (including a 403 ' +
       'bot challenge) an expired copy is served if one exists (`X-Cache: STALE`), else 502. Requests that go ' +
       `to WordPress (misses and \`cache=false\`; never cache hits) are limited to ${POSTS_UPSTREAM_RATE.limit} ` +
       `per client IP per ${POSTS_UPSTREAM_RATE.windowMs / 1000} s (429 RATE_LIMITED with Retry-After); identical ` +
       'misses in progress on one instance share one upstream request.',
-    request: { query: postsQuery(names, required), ...(params ? { params } : {}) },
+    request: { query: postsQuery(names, required, aliases), ...(params ? { params } : {}) },
     responses: jsonOk('The WordPress answer'),
   });
 
@@ -77,18 +85,42 @@ const ALLOWED = Object.fromEntries(
 ) as unknown as Record<keyof typeof ROUTE_PARAMS, ReadonlySet<string>>;
 
 /** Counts a request that goes to WordPress against its client IP (the shared, database-backed limiter). */
-const upstreamRate = rateLimit({ name: 'posts-upstream', ...POSTS_UPSTREAM_RATE });
-const noNext = async () => {};
+const UPSTREAM_RULE: RateLimitRule = { name: 'posts-upstream', ...POSTS_UPSTREAM_RATE };
+const upstreamRate = rateLimiter(UPSTREAM_RULE);
+/**
+ * Every proxied answer names the policy; `RateLimit` (what is left) comes only with an answer that
+ * went to WordPress: a cache hit never touches the limiter, so it does not know.
+ */
+const UPSTREAM_POLICY = policyItem(policyOf(UPSTREAM_RULE, POSTS_UPSTREAM_RATE.limit));
 
 const IdParam = z.object({ id: z.string().openapi({ description: 'Numeric id.', example: '42' }) });
 
-const listRoute = proxyRoute('/api/posts', 'List posts (filter, paginate, search)', ROUTE_PARAMS.list);
-const searchRoute = proxyRoute('/api/posts/search', 'Search posts', ROUTE_PARAMS.search, ['search']);
+const listRoute = proxyRoute(
+  '/api/posts',
+  'List posts (filter, paginate, search)',
+  ROUTE_PARAMS.list,
+  [],
+  undefined,
+  ROUTE_ALIASES.list,
+);
+const searchRoute = proxyRoute(
+  '/api/posts/search',
+  'Search posts',
+  ROUTE_PARAMS.search,
+  ['search'],
+  undefined,
+  ROUTE_ALIASES.search,
+);
 const tagsRoute = proxyRoute('/api/posts/tags', 'Tags with counts', ROUTE_PARAMS.tags);
 const categoriesRoute = proxyRoute('/api/posts/categories', 'Categories', ROUTE_PARAMS.categories);
-const authorSearchRoute = proxyRoute('/api/posts/author', 'Search authors', ROUTE_PARAMS.authorSearch, [
-  'search',
-]);
+const authorSearchRoute = proxyRoute(
+  '/api/posts/author',
+  'Search authors',
+  ROUTE_PARAMS.authorSearch,
+  ['search'],
+  undefined,
+  ROUTE_ALIASES.authorSearch,
+);
 const authorRoute = proxyRoute('/api/posts/author/{id}', 'Author details', ROUTE_PARAMS.author, [], IdParam);
 const postRoute = proxyRoute('/api/posts/{id}', 'One post with full content', ROUTE_PARAMS.post, [], IdParam);
 
@@ -149,6 +181,7 @@ export function postsRoutes() {
     const url = c.req.url;
     const queryStart = url.indexOf('?');
     let result: ProxyResult;
+    let limitFields: Record<string, string> | null = null;
     try {
       result = await proxyGet(
         {
@@ -157,7 +190,9 @@ export function postsRoutes() {
           counters: countersOf(deps),
           memo,
           flights,
-          admit: () => upstreamRate(c, noNext) as Promise<void>,
+          admit: async () => {
+            limitFields = await upstreamRate(c);
+          },
           ttlSeconds: deps.config.postsCacheTtlSeconds,
           // The request's child logger is made only if a warning is logged.
           get logger() {
@@ -169,7 +204,7 @@ export function postsRoutes() {
     } catch (error) {
       throw toApiError(error);
     }
-    return send(result);
+    return send(result, limitFields);
   };
 
   const idOf = (c: Context<AppEnv>, what: string) => {
@@ -234,13 +269,19 @@ export function postsRoutes() {
     router.openAPIRegistry.registerPath(route);
     router.get(route.path.replace(/\{(\w+)\}/g, ':$1'), (c) => serve(c, request(c)));
   };
-  proxy(listRoute, () => ({ resource: '/posts', allowed: ALLOWED.list }));
-  proxy(searchRoute, () => ({ resource: '/posts', allowed: ALLOWED.search, required: ['search'] }));
+  proxy(listRoute, () => ({ resource: '/posts', allowed: ALLOWED.list, aliases: ROUTE_ALIASES.list }));
+  proxy(searchRoute, () => ({
+    resource: '/posts',
+    allowed: ALLOWED.search,
+    aliases: ROUTE_ALIASES.search,
+    required: ['search'],
+  }));
   proxy(tagsRoute, () => ({ resource: '/tags', allowed: ALLOWED.tags }));
   proxy(categoriesRoute, () => ({ resource: '/categories', allowed: ALLOWED.categories }));
   proxy(authorSearchRoute, () => ({
     resource: '/users',
     allowed: ALLOWED.authorSearch,
+    aliases: ROUTE_ALIASES.authorSearch,
     required: ['search'],
   }));
   proxy(authorRoute, (c) => {
@@ -255,13 +296,15 @@ export function postsRoutes() {
 }
 
 /** The WordPress JSON text is sent as-is (no parse and re-serialise). */
-function send(result: ProxyResult): Response {
+function send(result: ProxyResult, limitFields: Record<string, string> | null): Response {
   // A plain Response with plain-object headers: @hono/node-server hands those to Node as they are
   // (headers set through the context would go through a WHATWG Headers object first).
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'x-cache': result.cache,
+    [RATE_LIMIT_POLICY_HEADER]: UPSTREAM_POLICY,
   };
+  if (limitFields) Object.assign(headers, limitFields);
   if (result.total !== null) headers['x-wp-total'] = result.total;
   if (result.totalPages !== null) headers['x-wp-totalpages'] = result.totalPages;
   return new Response(result.body, { status: 200, headers });

@@ -31,14 +31,40 @@ const DESCRIPTIONS: Record<string, string> = {
 
 const value = z.union([z.string(), z.array(z.string())]).optional();
 
-/** The documented query schema of a posts route: every parameter it passes through, plus `cache`. */
-export function postsQuery(names: readonly string[], required: readonly string[] = []) {
+/**
+ * The documented query schema of a posts route: every parameter it passes through, its aliases, and
+ * `cache`. Other parameters are ignored.
+ */
+export function postsQuery(
+  names: readonly string[],
+  required: readonly string[] = [],
+  aliases: readonly (readonly [string, string])[] = [],
+) {
   const shape: Record<string, typeof value> = {};
+  const aliasesOf = (name: string) =>
+    aliases.filter(([, target]) => target === name).map(([a]) => `\`${a}\``);
   for (const name of [...names, CACHE_PARAM]) {
-    shape[name] = value.openapi({
-      description: `${DESCRIPTIONS[name] ?? name}${required.includes(name) ? ' Required.' : ''}`,
-    });
+    const others = aliasesOf(name);
+    const requirement = required.includes(name)
+      ? others.length > 0
+        ? ` Required (or ${others.join(' or ')}).`
+        : ' Required.'
+      : '';
+    shape[name] = value.openapi({ description: `${DESCRIPTIONS[name] ?? name}${requirement}` });
   }
+  aliases.forEach(([alias, target], index) => {
+    const before = [
+      target,
+      ...aliases
+        .slice(0, index)
+        .filter(([, t]) => t === target)
+        .map(([a]) => a),
+    ];
+    const quoted = before.map((n) => `\`${n}\``);
+    const absent =
+      quoted.length === 1 ? `${quoted[0]} is not given` : `none of ${quoted.join(', ')} is given`;
+    shape[alias] = value.openapi({ description: `Read as \`${target}\` when ${absent}.` });
+  });
   return z.object(shape);
 }
 

@@ -32,8 +32,11 @@ import {
 
 export interface PrototypeJob {
   leadId: string;
-  /** retry: a failed background attempt; watchdog: check a running one; stream-error: safety net. */
-  reason: 'retry' | 'watchdog' | 'stream-error' | 'manual';
+  /**
+   * retry: a failed background attempt; watchdog: check a running one; stream-error: safety net;
+   * reclassified: an admin corrected the lead's classification (start its prototype, or let go of it).
+   */
+  reason: 'retry' | 'watchdog' | 'stream-error' | 'manual' | 'reclassified';
   attemptId?: string;
 }
 

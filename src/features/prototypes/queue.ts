@@ -11,7 +11,8 @@ import {
 } from './generation.ts';
 import { isRefused } from './lead-port.ts';
 import { PROTOTYPE_LIMITS } from './limits.ts';
-import { isStale, latestAttempt } from './store.ts';
+import { holdQuota, PrototypeRefusal } from './service.ts';
+import { completedStarts, isStale, latestAttempt } from './store.ts';
 
 /** PrototypeQueue: the durable safety net behind every background generation. */
 export const PROTOTYPE_QUEUE = 'prototype-generation';
@@ -35,6 +36,7 @@ export async function handlePrototypeJob(
   payload: PrototypeJob,
   job: { attempt: number; maxAttempts: number },
 ): Promise<void> {
+  if (payload.reason === 'reclassified' && !(await followCorrection(ctx, payload.leadId))) return;
   const lead = await ctx.leads.get(payload.leadId);
   if (!lead || isRefused(lead) || !lead.kind || lead.status !== 'generating') return;
   const latest = await latestAttempt(ctx.db, lead.id);
@@ -66,6 +68,49 @@ export async function handlePrototypeJob(
   if (outcome.status !== 'failed' || outcome.handedOver) return;
   if (!outcome.retryable) throw new PermanentJobError(outcome.error);
   throw new Error(outcome.error);
+}
+
+/**
+ * An admin corrected the lead's classification. Made a lead: its prototype is started here if it
+ * asked for one and the monthly quota allows (true: generate now); one already delivered completes
+ * the lead instead. Made spam or vendor: nothing more is generated (the lead's other jobs find it
+ * refused); its quota slot is given back unless a prototype was delivered, whose slot stays used.
+ */
+async function followCorrection(ctx: PrototypeContext, leadId: string): Promise<boolean> {
+  const lead = await ctx.leads.get(leadId);
+  if (!lead?.kind) return false;
+  const latest = await latestAttempt(ctx.db, lead.id);
+  if (isRefused(lead)) {
+    if (latest?.status === 'completed') await ctx.leads.complete(lead.id);
+    else await ctx.leads.release(lead.id, await completedStarts(ctx.db, lead.id));
+    return false;
+  }
+  // Moved on since (a trigger from the preview page, say): that path sees it through.
+  if (lead.status !== 'new') return false;
+  if (latest?.status === 'completed') {
+    await completeLead(ctx, lead.id);
+    return false;
+  }
+  try {
+    await holdQuota(ctx, lead);
+  } catch (error) {
+    if (!(error instanceof PrototypeRefusal)) throw error;
+    ctx.logger.info({ leadId, reason: error.reason }, 'prototype after a correction not started: quota');
+    return false;
+  }
+  return true;
+}
+
+/** Queues the job that follows an admin's correction of the lead (in the correction's transaction). */
+export async function queuePrototypeAfterCorrection(
+  jobs: JobQueue,
+  leadId: string,
+  correctionId: string,
+): Promise<void> {
+  await prototypeQueue(jobs).enqueue(
+    { leadId, reason: 'reclassified' },
+    { idempotencyKey: `${correctionId}:prototype` },
+  );
 }
 
 export function prototypeQueueDefinition(ctx: () => PrototypeContext): QueueDefinition<PrototypeJob> {

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
-import { errorResponses } from '../../http/error-responses.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -35,7 +35,11 @@ const analyzeRoute = createRoute({
   ] as const,
   request: { body: { required: true, content: { 'application/json': { schema: SeoRequest } } } },
   responses: {
-    200: { description: 'The analysis', content: { 'application/json': { schema: SeoResponse } } },
+    200: {
+      description: 'The analysis',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: SeoResponse } },
+    },
     ...errorResponses(400, 415, 429, 502),
   },
 });

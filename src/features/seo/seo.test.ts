@@ -4,7 +4,7 @@ import { createTestApp, type TestContext } from '../../../test/support/test-app.
 import { MAX_HTML_ELEMENTS } from '../../text/html.ts';
 import { runChecks } from './checks.ts';
 import { SEO_LIMITS } from './limits.ts';
-import { blocksIndexing, parseRobots, robotsAllows } from './robots.ts';
+import { blocksIndexing, normalizeRobotsPath, parseRobots, type RobotsWork, robotsAllows } from './robots.ts';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
@@ -440,6 +440,52 @@ Disallow:
     const long = `/${'x'.repeat(SEO_LIMITS.robotsPatternMaxChars)}`;
     const lengthy = parseRobots(`User-agent: *\nDisallow: ${long}\nDisallow: /short\n`);
     expect(lengthy.groups[0]?.rules.map((r) => r.pattern)).toEqual(['/short']);
+  });
+
+  it('compares patterns and paths percent-encoded as Google does', () => {
+    expect(normalizeRobotsPath('/diseño')).toBe('/dise%C3%B1o');
+    expect(normalizeRobotsPath('/dise%c3%b1o-web')).toBe('/dise%C3%B1o-web');
+    expect(normalizeRobotsPath('/a%2fb/c d?q=ü')).toBe('/a%2Fb/c d?q=%C3%BC');
+    // A character outside the BMP, a lone surrogate (U+FFFD), a broken escape left as written.
+    expect(normalizeRobotsPath('/😀/\ud800/%zz/%4')).toBe('/%F0%9F%98%80/%EF%BF%BD/%zz/%4');
+    expect(normalizeRobotsPath('/plain/path')).toBe('/plain/path');
+
+    const robots = parseRobots('User-agent: *\nDisallow: /diseño\nDisallow: /caf%c3%a9/\nDisallow: /a%2Fb\n');
+    for (const blocked of [
+      '/dise%C3%B1o-web',
+      '/diseño-web',
+      '/dise%c3%b1o',
+      '/caf%C3%A9/menu',
+      '/café/',
+      '/a%2fb',
+    ]) {
+      expect(robotsAllows(robots, 'googlebot', blocked), blocked).toBe(false);
+    }
+    // Reserved characters stay as written: an encoded slash is not a slash.
+    for (const open of ['/diseno', '/cafe/', '/a/b'])
+      expect(robotsAllows(robots, 'googlebot', open), open).toBe(true);
+    // The longest match is measured on the normalised pattern: `/ñ` (6 characters encoded) beats `/%C3`.
+    const priority = parseRobots('User-agent: *\nAllow: /ñ\nDisallow: /%C3\n');
+    expect(robotsAllows(priority, 'googlebot', '/ñandu')).toBe(true);
+  });
+
+  it('stays linear on a hostile robots.txt and path (work counted, not timed)', () => {
+    // Pieces that almost match everywhere: `indexOf` may compare each one again at every position.
+    const piece = `${'a'.repeat(1000)}b`;
+    const rules = Array.from({ length: 50 }, (_, i) => `Disallow: /*${piece}*${i}$`);
+    const text = ['User-agent: *', ...rules].join('\n');
+    const robots = parseRobots(text);
+    const path = `/${'a'.repeat(20_000)}`;
+    const work: RobotsWork = { steps: 0 };
+    expect(robotsAllows(robots, 'googlebot', path, work)).toBe(true);
+    const linear = text.length + rules.length * path.length;
+    expect(work.steps).toBeGreaterThan(rules.length * path.length);
+    expect(work.steps).toBeLessThanOrEqual(3 * linear);
+    // Non-ASCII everywhere (9 characters each once encoded) costs the same order.
+    const wide = parseRobots(`User-agent: *\nDisallow: /*${'ñ'.repeat(2000)}x\n`);
+    const wideWork: RobotsWork = { steps: 0 };
+    expect(robotsAllows(wide, 'googlebot', `/${'ñ'.repeat(20_000)}`, wideWork)).toBe(true);
+    expect(wideWork.steps).toBeLessThanOrEqual(3 * (6 * 2000 + 6 * 20_000 + 20_000));
   });
 
   it('matches the user agent by its whole product token, not a substring', () => {

@@ -1,6 +1,21 @@
 import { escapeHtml, headerSafe, type MailMessage } from '../../integrations/mail/index.ts';
 import type { StoredAttachment, SupportMessage, TicketRecord } from './store.ts';
 
+/** A classified contact request (support's contact-us, the contact form), as the e-mails read it. */
+export type ContactRequest = Pick<
+  SupportMessage,
+  | 'id'
+  | 'status'
+  | 'classification'
+  | 'classificationReason'
+  | 'classifiedBy'
+  | 'name'
+  | 'email'
+  | 'company'
+  | 'subject'
+  | 'message'
+>;
+
 /** Support e-mails (HTML and text; every piece of user text escaped, subjects on one line). */
 
 type Lang = 'en' | 'es';
@@ -31,7 +46,7 @@ const optionalRow = (label: string, value: string | null | undefined): Row[] =>
   value ? [[label, value]] : [];
 
 /** A genuine contact request, to SUPPORT_EMAIL; the CRM mailbox gets it as a blind copy. */
-export function contactEmail(message: SupportMessage, to: string, bcc: string | undefined): MailMessage {
+export function contactEmail(message: ContactRequest, to: string, bcc: string | undefined): MailMessage {
   const rows: Row[] = [
     ['Name', message.name],
     ['E-mail', message.email],
@@ -60,7 +75,7 @@ export function contactEmail(message: SupportMessage, to: string, bcc: string | 
 }
 
 /** The polite decline a vendor pitch gets (same wording as the leads decline). */
-export function vendorDeclineEmail(message: SupportMessage, lang: Lang): MailMessage {
+export function vendorDeclineEmail(message: Pick<ContactRequest, 'name' | 'email'>, lang: Lang): MailMessage {
   const t =
     lang === 'es'
       ? {

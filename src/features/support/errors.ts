@@ -42,3 +42,8 @@ export class UploadRefusal extends Error {
     this.reason = reason;
   }
 }
+
+/** No support message has this id (an admin's correction of an unknown message). */
+export class SupportMessageNotFound extends Error {
+  override name = 'SupportMessageNotFound';
+}

@@ -1,3 +1,4 @@
+import { conversionRecorder } from '../analytics/port.ts';
 import type { FeatureModule } from '../contract.ts';
 import { supportRoutes, TICKETS_PATH } from './routes.ts';
 import { SUPPORT_CRM_SOURCE, supportCrmSource } from './send.ts';
@@ -7,8 +8,8 @@ export const supportModule: FeatureModule = {
   name: 'support',
   // The ticket upload reads its own multipart body, with its own limits.
   paths: [{ path: TICKETS_PATH, readsOwnBody: true }],
-  build: () => ({
-    routes: supportRoutes(),
+  build: (infra) => ({
+    routes: supportRoutes(conversionRecorder(infra)),
     crmRecords: { [SUPPORT_CRM_SOURCE]: supportCrmSource },
   }),
 };

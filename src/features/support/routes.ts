@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
-import { errorResponses } from '../../http/error-responses.ts';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import type { ConversionRecorder } from '../analytics/port.ts';
 import {
   SupportRefusal,
   type SupportRefusalReason,
@@ -62,7 +63,11 @@ const sendRoute = createRoute({
   middleware: [rateLimit({ name: 'support-send', ...SUPPORT_SEND_RATE }), requireJson] as const,
   request: { body: { required: true, content: { 'application/json': { schema: SupportSendBody } } } },
   responses: {
-    200: { description: 'Received', content: { 'application/json': { schema: SupportSendResponse } } },
+    200: {
+      description: 'Received',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: SupportSendResponse } },
+    },
     ...errorResponses({
       400: 'VALIDATION_ERROR or CAPTCHA_FAILED',
       415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -87,7 +92,11 @@ const ticketDoc = createRoute({
     'the support team the ticket with its files.',
   request: { body: { required: true, content: { 'multipart/form-data': { schema: TicketMultipart } } } },
   responses: {
-    200: { description: 'Ticket created', content: { 'application/json': { schema: TicketCreated } } },
+    200: {
+      description: 'Ticket created',
+      headers: RATE_LIMIT_HEADERS,
+      content: { 'application/json': { schema: TicketCreated } },
+    },
     ...errorResponses({
       400: 'VALIDATION_ERROR (fields, a sixth file, malformed body) or CAPTCHA_FAILED',
       408: 'REQUEST_TIMEOUT: the body stalled or never ended',
@@ -99,16 +108,27 @@ const ticketDoc = createRoute({
   },
 });
 
-export function supportRoutes() {
+/** Analytics: a genuine contact-us message from a page carrying the tracker is a `lead` conversion. */
+export function supportRoutes(conversions: ConversionRecorder) {
   const router = createRouter();
 
   router.openapi(sendRoute, async (c) => {
     const deps = c.env.deps;
-    const { ip } = clientOrigin(c, deps.config.trustProxy);
+    const origin = clientOrigin(c, deps.config.trustProxy);
+    const body = c.req.valid('json');
     const result = await mapErrors(
-      sendSupportMessage({ ...deps, logger: c.env.logger }, c.req.valid('json'), ip),
+      sendSupportMessage({ ...deps, logger: c.env.logger }, body, origin.ip),
       toApiError,
     );
+    // A genuine contact-us message from a page carrying the tracker is a `lead` conversion of that visit.
+    if (result.status === 'new') {
+      await conversions.record(
+        body.analyticsContext,
+        { origin, userAgent: c.req.header('user-agent') ?? '' },
+        'contact',
+        c.env.logger,
+      );
+    }
     return c.json(result.response, 200);
   });
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { optionalText as optional, requiredText as required } from '../../http/schemas.ts';
+import { AnalyticsContext } from '../analytics/port.ts';
 import { SEND_LIMITS, TICKET_LIMITS, UPLOAD_LIMITS, URGENCIES } from './limits.ts';
 
 const email = (max: number) =>
@@ -19,6 +20,7 @@ export const SupportSendBody = z
     message: required(SEND_LIMITS.message, 'The message', 'We would like a new website for our hotel.'),
     recaptchaToken: optional(SEND_LIMITS.recaptchaToken, 'CAPTCHA token (siteverify)', '03AFcWeA…'),
     language: optional(16, 'Language of replies: `es` (or es-*) or English otherwise', 'en'),
+    analyticsContext: AnalyticsContext,
   })
   .openapi('SupportSendRequest');
 export type SupportSendInput = z.infer<typeof SupportSendBody>;

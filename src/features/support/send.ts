@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '../../db/database.ts';
 import { type CrmRecordSource, queueCrmSafetyNet, syncRecordInline } from '../../integrations/crm/sync.ts';
-import { classifySubmission } from '../../integrations/llm/classification.ts';
-import { enqueueEmail } from '../../integrations/mail/index.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
+import { classifyContactRequest, queueContactRequestEmails } from './contact-request.ts';
 import { normalizeLanguage, requireCaptcha, type SupportDeps } from './deps.ts';
-import { contactEmail, crmDealTitle, crmNoteHtml, vendorDeclineEmail } from './emails.ts';
+import { crmDealTitle, crmNoteHtml } from './emails.ts';
 import type { SupportSendInput } from './schemas.ts';
 import {
   getMessageCrmIds,
@@ -65,36 +64,26 @@ export async function sendSupportMessage(
   await requireCaptcha(deps, body.recaptchaToken, clientIp, 'support message');
   const language = normalizeLanguage(body.language);
   const email = body.email.trim().toLowerCase();
-  const classification = await classifySubmission(
-    deps.llm ?? null,
-    {
-      name: body.name,
-      email,
-      company: body.company ?? null,
-      texts: [body.subject ?? '', body.message],
-      language,
-    },
-    deps.logger,
-  );
-  const status: SupportMessageStatus =
-    classification.classification === 'spam' && deps.config.filters.spam
-      ? 'spam'
-      : classification.classification === 'vendor' && deps.config.filters.vendor
-        ? 'vendor'
-        : 'new';
-  const id = `sup_${randomUUID()}`;
-  const now = Date.now();
-  const record = {
-    id,
-    status,
-    classification: classification.classification,
-    classificationReason: classification.reason,
-    classifiedBy: classification.classifiedBy,
+  const verdict = await classifyContactRequest(deps, {
     name: body.name,
     email,
     company: body.company ?? null,
     subject: body.subject ?? null,
     message: body.message,
+    language,
+  });
+  const { status } = verdict;
+  const id = `sup_${randomUUID()}`;
+  const now = Date.now();
+  const record = {
+    id,
+    ...verdict,
+    name: body.name,
+    email,
+    company: body.company ?? null,
+    subject: body.subject ?? null,
+    message: body.message,
+    language,
     createdAt: now,
   };
   const log = deps.logger.child({ supportMessageId: id });
@@ -103,19 +92,17 @@ export async function sendSupportMessage(
   await withTransaction(deps.db, async (tx) => {
     await insertSupportMessage(tx, record);
     const txDeps = { ...deps, db: tx, jobs: new JobQueue(tx) };
-    const message = { ...record, pipedrive: null };
-    if (status === 'vendor') {
-      await enqueueEmail(txDeps, vendorDeclineEmail(message, language), `${id}:vendor-decline`);
-    } else if (status === 'new') {
-      const contact = contactEmail(message, deps.config.mail.supportEmail, deps.config.mail.crmBccEmail);
-      await enqueueEmail(txDeps, contact, `${id}:contact`);
-      if (deps.crm.enabled) await queueCrmSafetyNet(txDeps.jobs, SUPPORT_CRM_SOURCE, id);
-    }
+    await queueContactRequestEmails(txDeps, record, {
+      language,
+      to: deps.config.mail.supportEmail,
+      bcc: deps.config.mail.crmBccEmail,
+    });
+    if (status === 'new' && deps.crm.enabled) await queueCrmSafetyNet(txDeps.jobs, SUPPORT_CRM_SOURCE, id);
   });
   deps.worker.poke();
 
   if (status === 'spam') {
-    log.info({ reason: classification.reason }, 'support message classified as spam: dropped');
+    log.info({ reason: verdict.classificationReason }, 'support message classified as spam: dropped');
   } else if (status === 'new') {
     await syncRecordInline(deps, SUPPORT_CRM_SOURCE, supportCrmSource, id);
   }

@@ -1,6 +1,6 @@
 import { putBlob } from '../../db/blob-store.ts';
 import { type DbOrTx, withTransaction } from '../../db/database.ts';
-import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
+import { bigint, integer, type RowOf, real, table, text } from '../../db/table-spec.ts';
 import type { CrmIds } from '../../integrations/crm/crm.ts';
 import { readCrmIds, writeCrmIds } from '../../integrations/crm/record-ids.ts';
 import type { CrmOutcome } from '../../integrations/crm/sync.ts';
@@ -13,11 +13,16 @@ export const supportMessagesTable = table({
   classification: text<'lead' | 'spam' | 'vendor'>(),
   classification_reason: text(),
   classified_by: text<'llm' | 'builtin'>(),
+  /** The classifier's score and reasons (migration 0011), as in `leads`. */
+  classification_score: real().orNull(),
+  classification_reasons: text().orNull(),
   name: text(),
   email: text(),
   company: text().orNull(),
   subject: text().orNull(),
   message: text(),
+  /** `en` or `es`, for e-mails sent later (migration 0011; rows stored before read `en`). */
+  language: text<'en' | 'es'>(),
   pipedrive: text().orNull(),
   crm_person_id: bigint().orNull(),
   crm_org_id: bigint().orNull(),
@@ -71,13 +76,17 @@ export interface SupportMessage {
   classification: 'lead' | 'spam' | 'vendor';
   classificationReason: string;
   classifiedBy: 'llm' | 'builtin';
+  classificationScore: number | null;
+  classificationReasons: string[];
   name: string;
   email: string;
   company: string | null;
   subject: string | null;
   message: string;
+  language: 'en' | 'es';
   pipedrive: CrmOutcome | null;
   createdAt: number;
+  updatedAt: number;
 }
 
 type MessageRow = import('../../db/schema.ts').Database['support_messages'];
@@ -89,17 +98,26 @@ function toMessage(row: MessageRow): SupportMessage {
     classification: row.classification,
     classificationReason: row.classification_reason,
     classifiedBy: row.classified_by,
+    classificationScore: row.classification_score === null ? null : Number(row.classification_score),
+    classificationReasons: row.classification_reasons
+      ? (JSON.parse(row.classification_reasons) as string[])
+      : [],
     name: row.name,
     email: row.email,
     company: row.company,
     subject: row.subject,
     message: row.message,
+    language: row.language,
     pipedrive: row.pipedrive ? (JSON.parse(row.pipedrive) as CrmOutcome) : null,
     createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
   };
 }
 
-export async function insertSupportMessage(db: DbOrTx, message: Omit<SupportMessage, 'pipedrive'>) {
+export async function insertSupportMessage(
+  db: DbOrTx,
+  message: Omit<SupportMessage, 'pipedrive' | 'updatedAt'>,
+) {
   await db
     .insertInto('support_messages')
     .values({
@@ -108,11 +126,14 @@ export async function insertSupportMessage(db: DbOrTx, message: Omit<SupportMess
       classification: message.classification,
       classification_reason: message.classificationReason,
       classified_by: message.classifiedBy,
+      classification_score: message.classificationScore,
+      classification_reasons: JSON.stringify(message.classificationReasons),
       name: message.name,
       email: message.email,
       company: message.company,
       subject: message.subject,
       message: message.message,
+      language: message.language,
       pipedrive: null,
       crm_person_id: null,
       crm_org_id: null,
@@ -127,6 +148,27 @@ export async function insertSupportMessage(db: DbOrTx, message: Omit<SupportMess
 export async function getSupportMessage(db: DbOrTx, id: string): Promise<SupportMessage | null> {
   const row = await db.selectFrom('support_messages').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toMessage(row) : null;
+}
+
+/** Newest first, optionally only some statuses (the admin's support view). */
+export async function listSupportMessages(
+  db: DbOrTx,
+  options: { offset: number; limit: number; statuses?: SupportMessageStatus[] },
+): Promise<{ messages: SupportMessage[]; total: number }> {
+  let count = db.selectFrom('support_messages').select((eb) => eb.fn.countAll<number>().as('n'));
+  let rows = db
+    .selectFrom('support_messages')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+    .offset(options.offset);
+  if (options.statuses?.length) {
+    count = count.where('status', 'in', options.statuses);
+    rows = rows.where('status', 'in', options.statuses);
+  }
+  const [total, list] = await Promise.all([count.executeTakeFirstOrThrow(), rows.execute()]);
+  return { messages: list.map(toMessage), total: Number(total.n) };
 }
 
 export const getMessageCrmIds = (db: DbOrTx, id: string) => readCrmIds(db, 'support_messages', id);

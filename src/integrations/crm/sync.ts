@@ -104,6 +104,21 @@ export function queueCrmSafetyNet(jobs: JobQueue, sourceName: string, id: string
 }
 
 /**
+ * Queues the record's CRM sync to run now from the queue (no in-request attempt): a record that
+ * becomes a lead after it was stored (an admin's correction). Once per record: the key is `<id>:crm`,
+ * and a record whose deal exists makes no CRM call. True when a job was queued.
+ */
+export async function queueCrmSync(jobs: JobQueue, sourceName: string, id: string): Promise<boolean> {
+  const job = await crmQueue(jobs).enqueue({ source: sourceName, id }, { idempotencyKey: `${id}:crm` });
+  return job.created || (await jobs.expedite(CRM_QUEUE, `${id}:crm`));
+}
+
+/** Cancels the record's CRM sync if it has not run (pending or dead); true when one was cancelled. */
+export function cancelCrmSync(jobs: JobQueue, id: string): Promise<boolean> {
+  return jobs.cancel(CRM_QUEUE, `${id}:crm`);
+}
+
+/**
  * The in-request attempt with a short budget. On failure the outcome says so, the record keeps it, and
  * a retry is queued (once per record, key `<id>:crm`); it never throws.
  */

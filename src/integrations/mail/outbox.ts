@@ -35,9 +35,11 @@ declare module '../../db/schema.ts' {
 
 /**
  * `queued` → `sent` (SMTP accepted it) or `stored` (offline outbox: kept, not delivered);
- * `retrying` after a failed attempt; `failed` once the queue gave up.
+ * `retrying` after a failed attempt; `failed` once the queue gave up; `cancelled` when what it was
+ * for was withdrawn before it went (a lead corrected to spam): queued again under the same key, it
+ * is `queued` again.
  */
-export type OutboxStatus = 'queued' | 'sent' | 'stored' | 'retrying' | 'failed';
+export type OutboxStatus = 'queued' | 'sent' | 'stored' | 'retrying' | 'failed' | 'cancelled';
 
 export interface AttachmentMeta {
   filename: string;
@@ -134,7 +136,12 @@ export async function recordOutbox(
       updated_at: now,
       sent_at: null,
     })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .onConflict((oc) =>
+      oc
+        .column('idempotency_key')
+        .doUpdateSet({ status: 'queued', last_error: null, updated_at: now })
+        .where('mail_outbox.status', '=', 'cancelled'),
+    )
     .returning('id')
     .executeTakeFirst();
   if (inserted) return inserted.id;
@@ -210,7 +217,14 @@ export async function outboxCounts(db: Db): Promise<Record<OutboxStatus, number>
     .select(['status', sql<number>`count(*)`.as('count')])
     .groupBy('status')
     .execute();
-  const counts: Record<OutboxStatus, number> = { queued: 0, sent: 0, stored: 0, retrying: 0, failed: 0 };
+  const counts: Record<OutboxStatus, number> = {
+    queued: 0,
+    sent: 0,
+    stored: 0,
+    retrying: 0,
+    failed: 0,
+    cancelled: 0,
+  };
   for (const row of rows) counts[row.status] = Number(row.count);
   return counts;
 }

@@ -57,6 +57,28 @@ export async function enqueueEmail(
   return { outboxId, jobId: job.id, created: job.created };
 }
 
+/**
+ * Withdraws the e-mail queued under this key if it has not gone yet: its job is cancelled (pending,
+ * waiting for a retry, or dead) and its outbox row marked `cancelled`. One being sent right now, or
+ * already sent, stays: `'sent'`. `'none'` when nothing was queued under the key.
+ */
+export async function cancelEmail(
+  deps: Pick<MailDeps, 'db' | 'jobs'>,
+  idempotencyKey: string,
+  reason: string,
+): Promise<'cancelled' | 'sent' | 'none'> {
+  const row = await getOutboxByKey(deps.db, idempotencyKey);
+  if (!row) return 'none';
+  if (row.status === 'cancelled') return 'none';
+  const cancelled = await deps.jobs.cancel(EMAIL_QUEUE, idempotencyKey);
+  if (!cancelled) {
+    // No job left to cancel: it is running, or it ran (sent, stored, or the row says otherwise).
+    return 'sent';
+  }
+  await markOutbox(deps.db, idempotencyKey, { status: 'cancelled', error: reason, attempted: false });
+  return 'cancelled';
+}
+
 export interface EmailQueueStatus {
   queue: QueueStatus;
   transport: 'smtp' | 'outbox';

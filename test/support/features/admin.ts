@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../src/db/database.ts';
-import { type AnalyticsEventRow, writeBatch } from '../../../src/features/analytics/store.ts';
+import { writeBatch } from '../../../src/features/analytics/store.ts';
+import {
+  type AnalyticsEventRow,
+  type TrackedEvent,
+  trackedRow,
+} from '../../../src/features/analytics/tables.ts';
 import {
   insertLead,
   type LeadClassification,
@@ -67,6 +72,8 @@ export async function insertTestLead(
     classification: fields.classification ?? 'lead',
     classificationReason: 'test',
     classifiedBy: 'builtin',
+    classificationScore: 0.9,
+    classificationReasons: ['test'],
     name: fields.name,
     email: fields.email,
     phone: null,
@@ -88,13 +95,23 @@ export async function insertTestLead(
 const PAGES = ['/', '/services/web', '/pricing', '/wizard', '/blog/seo-basics', '/contact'];
 const COUNTRIES = ['CO', 'US', 'ES', 'MX', 'DE', null];
 const REFERRERS = [null, 'google.com', 'linkedin.com', null, 'duckduckgo.com'];
+const SOURCES: Record<string, string> = {
+  'google.com': 'Google',
+  'linkedin.com': 'LinkedIn',
+  'duckduckgo.com': 'DuckDuckGo',
+};
+const CLIENTS = [
+  { device: 'desktop', browser: 'Chrome', os: 'Windows' },
+  { device: 'mobile', browser: 'Safari', os: 'iOS' },
+  { device: 'desktop', browser: 'Firefox', os: 'Linux' },
+];
 
 /**
  * Writes `days` days of page views (ending today, UTC) through the analytics store, with a
  * deterministic pattern; returns how many events it wrote.
  */
 export async function seedAnalytics(db: Db, days: number, now = Date.now()): Promise<number> {
-  const rows: AnalyticsEventRow[] = [];
+  const rows: TrackedEvent[] = [];
   for (let d = days - 1; d >= 0; d--) {
     const at = now - d * 86_400_000;
     const day = new Date(at).toISOString().slice(0, 10);
@@ -103,9 +120,11 @@ export async function seedAnalytics(db: Db, days: number, now = Date.now()): Pro
       const views = 1 + ((v + d) % 3);
       for (let i = 0; i < views; i++) {
         const referrer = REFERRERS[(v + i) % REFERRERS.length] ?? null;
-        rows.push({
+        const client = CLIENTS[v % CLIENTS.length]!;
+        const lead = i === views - 1 && v % 5 === 1;
+        const row: AnalyticsEventRow = {
           id: randomUUID(),
-          type: i === views - 1 && v % 4 === 0 ? 'cta_click' : 'page_view',
+          type: lead ? 'lead' : i === views - 1 && v % 4 === 0 ? 'cta_click' : 'page_view',
           page: PAGES[(v * 3 + i + d) % PAGES.length] as string,
           referrer: referrer ? `https://${referrer}/` : null,
           referrer_host: referrer,
@@ -115,8 +134,15 @@ export async function seedAnalytics(db: Db, days: number, now = Date.now()): Pro
           country: COUNTRIES[(v + d) % COUNTRIES.length] ?? null,
           visitor_hash: `visitor-${day}-${v}`,
           day,
-          created_at: at,
-        });
+          created_at: at + i * 60_000,
+          visit_id: null,
+          source: referrer ? (SOURCES[referrer] ?? referrer) : null,
+          utm_source: v % 3 === 0 ? 'newsletter' : null,
+          utm_medium: v % 3 === 0 ? 'email' : null,
+          utm_campaign: v % 3 === 0 ? 'autumn-offer' : null,
+          ...client,
+        };
+        rows.push({ ...trackedRow(row), conversion: lead });
       }
     }
   }

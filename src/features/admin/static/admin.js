@@ -6,13 +6,14 @@ import { showDetail } from './view-detail.js';
 import { initLeads, showLeads } from './view-leads.js';
 import { initMail, showMail } from './view-mail.js';
 import { initQueues, showQueues } from './view-queues.js';
+import { initSupport, showSupport } from './view-support.js';
 
 /**
  * The dashboard: a sign-in form, then views chosen by the URL fragment (#/leads, #/lead/<id>,
- * #/contact, #/mail, #/queues, #/analytics). The admin key lives in sessionStorage only.
+ * #/contact, #/support, #/mail, #/queues, #/analytics). The admin key lives in sessionStorage only.
  */
 
-const VIEWS = ['login', 'leads', 'detail', 'contact', 'mail', 'queues', 'analytics'];
+const VIEWS = ['login', 'leads', 'detail', 'contact', 'support', 'mail', 'queues', 'analytics'];
 
 const app = {
   features: { analytics: false, prototypes: false },
@@ -82,6 +83,9 @@ async function route() {
   } else if (hash === '#/contact') {
     showView('contact');
     await showContact(app);
+  } else if (hash === '#/support') {
+    showView('support');
+    await showSupport(app);
   } else if (hash === '#/mail') {
     showView('mail');
     await showMail(app);
@@ -124,6 +128,7 @@ async function signIn(key) {
 function start() {
   initLeads(app);
   initContact(app);
+  initSupport(app);
   initMail(app);
   initQueues(app);
   initAnalytics(app);

@@ -44,7 +44,7 @@ export function humanMessage(status, code, serverMessage) {
   return `The server had a problem (${status}). Try again in a moment.`;
 }
 
-async function call(method, path, params) {
+async function call(method, path, params, body) {
   const key = keyStore.get();
   if (!key) throw new AdminApiError('unauthorized', 'Sign in with the admin key first.', { status: 401 });
   const url = new URL(path, window.location.origin);
@@ -55,7 +55,12 @@ async function call(method, path, params) {
   try {
     response = await fetch(url, {
       method,
-      headers: { 'X-Admin-Api-Key': key, Accept: 'application/json' },
+      headers: {
+        'X-Admin-Api-Key': key,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       cache: 'no-store',
       credentials: 'omit',
       referrerPolicy: 'no-referrer',
@@ -63,20 +68,51 @@ async function call(method, path, params) {
   } catch {
     throw new AdminApiError('network', 'Cannot reach the server. Check the connection and try again.');
   }
-  let body = null;
+  let answer = null;
   try {
-    body = await response.json();
+    answer = await response.json();
   } catch {
-    body = null;
+    answer = null;
   }
-  if (response.ok && body) return body;
-  const code = body?.error?.code ?? '';
-  const text = humanMessage(response.status, code, body?.error?.message);
+  if (response.ok && answer) return answer;
+  const code = answer?.error?.code ?? '';
+  const text = humanMessage(response.status, code, answer?.error?.message);
   const kind = response.status === 401 ? 'unauthorized' : response.status < 500 ? 'client' : 'server';
   throw new AdminApiError(kind, text, { status: response.status, code });
 }
 
+/** A file answer (a CSV export) as a Blob, with the same key header and error messages as `call`. */
+async function download(path, params) {
+  const key = keyStore.get();
+  if (!key) throw new AdminApiError('unauthorized', 'Sign in with the admin key first.', { status: 401 });
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
+  }
+  let response;
+  try {
+    response = await fetch(url, {
+      headers: { 'X-Admin-Api-Key': key },
+      cache: 'no-store',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+  } catch {
+    throw new AdminApiError('network', 'Cannot reach the server. Check the connection and try again.');
+  }
+  if (response.ok) return response.blob();
+  const body = await response.json().catch(() => null);
+  const code = body?.error?.code ?? '';
+  const kind = response.status === 401 ? 'unauthorized' : response.status < 500 ? 'client' : 'server';
+  throw new AdminApiError(kind, humanMessage(response.status, code, body?.error?.message), {
+    status: response.status,
+    code,
+  });
+}
+
 export const api = {
   get: (path, params) => call('GET', path, params),
-  post: (path) => call('POST', path),
+  /** `body`, when given, is sent as JSON. */
+  post: (path, body) => call('POST', path, undefined, body),
+  download,
 };

@@ -1,7 +1,11 @@
 import { api } from './api.js';
+import { classificationSection } from './classification.js';
 import { $, badge, clear, el, humanize, showState, timeEl } from './dom.js';
 
-/** One lead: contact, classification, CRM, prototype, wizard answers and its e-mails. */
+/**
+ * One lead: contact, classification (with its correction buttons), CRM, prototype, wizard answers
+ * and its e-mails.
+ */
 
 const STEP_LABELS = {
   initial_choice: 'Starting point',
@@ -105,7 +109,9 @@ export async function showDetail(app, id) {
   const body = clear($('#detail-body'));
   showState(stateNode, 'Loading the lead…');
   try {
-    const { lead, crm, prototype, emails } = await api.get(`/admin/api/leads/${encodeURIComponent(id)}`);
+    const { lead, crm, prototype, emails, corrections } = await api.get(
+      `/admin/api/leads/${encodeURIComponent(id)}`,
+    );
     showState(stateNode, null);
     body.append(
       el(
@@ -134,12 +140,13 @@ export async function showDetail(app, id) {
         ),
         panel(
           'Classification',
-          fields([
-            ['Result', badge(lead.classification)],
-            ['Decided by', lead.classifiedBy === 'llm' ? 'The language model' : 'The built-in rules'],
-            ['Reason', lead.classificationReason],
-            ['Channel', lead.trusted ? 'Chat (trusted)' : 'Website wizard'],
-          ]),
+          classificationSection(app, {
+            record: { ...lead, corrections },
+            path: `/admin/api/leads/${encodeURIComponent(lead.id)}/classification`,
+            extra: [['Channel', lead.trusted ? 'Chat (trusted)' : 'Website wizard']],
+            // The status, the e-mails and the CRM outcome may all have moved: show the lead afresh.
+            onCorrected: (answer) => (answer.changed ? showDetail(app, id) : undefined),
+          }),
         ),
         panel('CRM (Pipedrive)', crmSection(crm)),
         panel('Prototype', prototypeSection(prototype)),

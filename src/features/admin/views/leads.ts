@@ -2,7 +2,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import { listOutbox } from '../../../integrations/mail/index.ts';
-import { getLead } from '../../leads/port.ts';
+import { getLead, leadCorrections } from '../../leads/port.ts';
+import { correctionView } from '../correction-schemas.ts';
 import { ADMIN_LIMITS } from '../limits.ts';
 import { type AdminLeadRow, leadExtras, queryLeads } from '../query.ts';
 import { AdminLeadDetail, AdminLeadPage, AdminLeadsQuery, LeadIdPath } from '../schemas.ts';
@@ -75,7 +76,11 @@ export function leadViews() {
     .openapi(leadRoute, async (c) => {
       const { id } = c.req.valid('param');
       const db = c.env.deps.db;
-      const [lead, extras] = await Promise.all([getLead(db, id), leadExtras(db, id)]);
+      const [lead, extras, corrections] = await Promise.all([
+        getLead(db, id),
+        leadExtras(db, id),
+        leadCorrections(db, id),
+      ]);
       if (!lead || !extras) throw new ApiError('NOT_FOUND', 'No lead has this id.');
       const mail = await listOutbox(db, { keyPrefix: `${id}:`, limit: ADMIN_LIMITS.leadEmails });
       const state =
@@ -91,6 +96,8 @@ export function leadViews() {
             classification: lead.classification,
             classificationReason: lead.classificationReason,
             classifiedBy: lead.classifiedBy,
+            classificationScore: lead.classificationScore,
+            classificationReasons: lead.classificationReasons,
             name: lead.name,
             email: lead.email,
             phone: lead.phone,
@@ -108,6 +115,7 @@ export function leadViews() {
             ? { kind: lead.prototypeKind, state, previewUrl: previewPath(lead.id) }
             : null,
           emails: mail.messages.map((m) => messageView(m, true)),
+          corrections: corrections.map(correctionView),
         },
         200,
       );

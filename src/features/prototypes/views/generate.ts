@@ -1,7 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../../http/env.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMITED_HEADERS } from '../../../http/error-responses.ts';
 import { ApiError, mapErrors } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
-import type { Infrastructure } from '../../../infrastructure.ts';
+import { type RateLimitPolicy, rateLimitFields, refusalFields } from '../../../http/rate-limit-fields.ts';
 import { stillGeneratingMessage } from '../chat-path.ts';
 import { type PrototypePorts, prototypeContext } from '../context.ts';
 import { documentUrl, previewUrl } from '../generation.ts';
@@ -18,25 +21,33 @@ const TOO_MANY_DESCRIPTION =
   '`RATE_LIMITED`: the monthly quota is used up (`Retry-After`, `error.resetDate`) or too many generation ' +
   'requests for this lead (`Retry-After`)';
 
+const GENERATION_POLICY: RateLimitPolicy = {
+  name: 'prototype-generation',
+  quota: PROTOTYPE_LIMITS.generationRequestsPerHour,
+  windowSeconds: 3600,
+};
+
 /**
  * trigger-generation and the blocking generate each may start a paid generation (model or v0): one
- * per-lead budget for both. Asked after the lead is known to be eligible, so made-up ids leave no
- * bucket rows behind.
+ * per-lead budget for both, advertised in `RateLimit-Policy`/`RateLimit`. Asked after the lead is known
+ * to be eligible, so made-up ids leave no bucket rows behind.
  */
-async function limitGenerationRequests(
-  deps: Pick<Infrastructure, 'rateLimiter'>,
-  leadId: string,
-): Promise<void> {
-  const hits = await deps.rateLimiter.hit(
-    `prototype-generation:${leadId}`,
-    PROTOTYPE_LIMITS.generationRequestsPerHour,
-    3_600_000,
+async function limitGenerationRequests(c: Context<AppEnv>, leadId: string): Promise<void> {
+  const hits = await c.env.deps.rateLimiter.hit(
+    `${GENERATION_POLICY.name}:${leadId}`,
+    GENERATION_POLICY.quota,
+    GENERATION_POLICY.windowSeconds * 1000,
   );
   if (!hits.allowed) {
     throw new ApiError('RATE_LIMITED', 'Too many generation requests for this lead; please wait.', {
-      headers: { 'Retry-After': String(hits.retryAfterSeconds) },
+      headers: refusalFields(GENERATION_POLICY, hits.retryAfterSeconds),
     });
   }
+  const fields = rateLimitFields(GENERATION_POLICY, {
+    remaining: hits.remaining,
+    resetSeconds: hits.retryAfterSeconds,
+  });
+  for (const name in fields) c.header(name, fields[name]);
 }
 
 const triggerRoute = createRoute({
@@ -53,10 +64,11 @@ const triggerRoute = createRoute({
   responses: {
     200: {
       description: 'Started (or already running)',
+      headers: RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: StartGenerationResponse } },
     },
     ...leadErrors,
-    429: errorResponse(TOO_MANY_DESCRIPTION),
+    429: { ...errorResponse(TOO_MANY_DESCRIPTION), headers: RATE_LIMITED_HEADERS },
   },
 });
 
@@ -77,10 +89,11 @@ const generateRoute = createRoute({
   responses: {
     200: {
       description: 'The prototype is ready',
+      headers: RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: GenerationResult } },
     },
     ...leadErrors,
-    429: errorResponse(TOO_MANY_DESCRIPTION),
+    429: { ...errorResponse(TOO_MANY_DESCRIPTION), headers: RATE_LIMITED_HEADERS },
     502: errorResponse(
       '`EXTERNAL_SERVICE_ERROR`: the generator failed (`error.status`: `generating` while it is retried, ' +
         '`failed` when it is over)',
@@ -92,12 +105,11 @@ const generateRoute = createRoute({
 export function generationViews(ports: PrototypePorts) {
   return createRouter()
     .openapi(triggerRoute, async (c) => {
-      const deps = c.env.deps;
       const { id } = c.req.valid('param');
       const ctx = prototypeContext(ports, c.env.logger);
       // Refused before counting: an unknown or ineligible id leaves no bucket row behind.
       await mapErrors(eligibleLead(ctx, id), toApiError);
-      await limitGenerationRequests(deps, id);
+      await limitGenerationRequests(c, id);
       const { attempt, started } = await mapErrors(triggerGeneration(ctx, id), toApiError);
       return c.json(
         {
@@ -116,7 +128,7 @@ export function generationViews(ports: PrototypePorts) {
       const { id } = c.req.valid('param');
       const ctx = prototypeContext(ports, c.env.logger);
       await mapErrors(eligibleLead(ctx, id), toApiError);
-      await limitGenerationRequests(c.env.deps, id);
+      await limitGenerationRequests(c, id);
       const outcome = await mapErrors(generateNow(ctx, id, 'generate'), toApiError);
       if (outcome.status !== 'completed') {
         // Not over (handed over by a shutdown, or retried by PrototypeQueue): the answer says so.

@@ -19,7 +19,9 @@ import {
 import { type Fragment, fold, fragments, negatedAt } from './text.ts';
 import {
   AUDIENCES,
+  type Audience,
   INDUSTRIES,
+  type Industry,
   PATH_OF_SERVICE,
   type PlanPath,
   PRIMARY_CHOICE,
@@ -28,6 +30,7 @@ import {
   type SectionKey,
   type Service,
   STYLES,
+  type Style,
 } from './vocabulary.ts';
 import { type Target, type WordHit, wordHits } from './words.ts';
 
@@ -58,6 +61,16 @@ export interface Analysis {
   /** Hits that decided the path (service, custom, advice, uncertainty cues). */
   evidence: Hit[];
   uncertain: boolean;
+  /** Cue score of every value of each field (what the lexicons read, before any threshold). */
+  scores: {
+    service: Record<Service, number>;
+    industry: Record<Industry, number>;
+    audience: Record<Audience, number>;
+    style: Record<Style, number>;
+    custom: number;
+    advice: number;
+    uncertainty: number;
+  };
 }
 
 const SERVICE_THRESHOLD = 1.5;
@@ -208,6 +221,8 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     ...(path === 'Technical Review' ? [...uncertaintyHits, ...adviceHits] : []),
   ].sort((a, b) => a.start - b.start);
 
+  const totals = <T extends string>(map: Map<T, Hit[]>) =>
+    Object.fromEntries([...map].map(([key, hits]) => [key, total(hits)])) as Record<T, number>;
   return {
     message,
     folded,
@@ -220,6 +235,15 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     sections,
     evidence,
     uncertain,
+    scores: {
+      service: totals(serviceHits),
+      industry: totals(industryHits),
+      audience: totals(audienceHits),
+      style: totals(styleHits),
+      custom: customScore,
+      advice: adviceScore,
+      uncertainty: total(uncertaintyHits),
+    },
   };
 }
 

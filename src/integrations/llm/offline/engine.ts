@@ -1,20 +1,30 @@
-import { type Analysis, analyze, type Hit } from './analyze.ts';
-import { fold, isPlaceholder, sliceWhole, trimLeadIn } from './text.ts';
-import type {
-  Confidence,
-  Industry,
-  Language,
-  PlanPath,
-  RefineFields,
-  SectionKey,
-  Service,
-} from './vocabulary.ts';
-import { isOneOf, PATHS, SECTION_KEYS, SERVICES } from './vocabulary.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Dimension, TEXT } from './engine-text.ts';
+import { type Facts, pathText } from './facts.ts';
+import { wordFeatures } from './features.ts';
+import {
+  type EngineModel,
+  pathProbabilities,
+  predictFields,
+  predictPath,
+  type Reading,
+  readForFields,
+  readForPath,
+  readMessage,
+} from './model.ts';
+import { loadEngineModel, type StoredEngineModel } from './model-store.ts';
+import { isSingleVerb, mentionsMoney, mentionsTime } from './phrases.ts';
+import { predictSections, type SectionPrediction } from './sections.ts';
+import type { Span } from './tagger.ts';
+import { fold, fragments, sliceWhole, trimLeadIn } from './text.ts';
+import type { Confidence, Language, PlanPath, RefineFields, SectionKey } from './vocabulary.ts';
+import { PATHS, SECTION_KEYS } from './vocabulary.ts';
 
 /**
- * The built-in offline engine: deterministic, bilingual, and built only from the visitor's own
- * words. It answers in the same JSON shape the model is asked for (contract.md), so its output goes
- * through the same server-side rules as a model's.
+ * The built-in offline engine: deterministic, bilingual, trained on the labelled sets (model.ts,
+ * train.ts) and built only from the visitor's own words. It answers in the same JSON shape the model
+ * is asked for (contract.md), so its output goes through the same server-side rules as a model's.
  */
 export interface OfflineRecommendation {
   summary: string;
@@ -33,212 +43,184 @@ export interface OfflineRefinement {
   fields: RefineFields;
 }
 
-/** Facts the visitor confirmed in the wizard; they count like words of the message. */
-export interface ConfirmedFacts {
-  initialChoice?: string;
-  service?: string;
-  goal?: string;
-  industry?: string;
-  audience?: string;
-  style?: string;
-  features?: string[];
+/** Facts the visitor confirmed in the wizard. */
+export type ConfirmedFacts = Facts;
+
+let defaultModel: EngineModel | null = null;
+
+/** The committed model (engine-model.json), read on first use. */
+export function engineModel(): EngineModel {
+  defaultModel ??= loadEngineModel(
+    JSON.parse(
+      readFileSync(join(import.meta.dirname, 'data', 'engine-model.json'), 'utf8'),
+    ) as StoredEngineModel,
+  );
+  return defaultModel;
 }
+
+/** A path probability at or above this is a confident answer. */
+const HIGH_CONFIDENCE = 0.75;
+/** An alternative path needs at least this probability. */
+const ALTERNATIVE_MIN = 0.12;
+const MAX_SIGNALS = 4;
+const MAX_NEEDS = 6;
+const MAX_NEED_WORDS = 8;
+/** Up to this many words, a message with no goal is asked for one. */
+const GOAL_QUESTION_WORDS = 15;
 
 export function offlineRecommend(
   message: string,
   language: Language,
   facts: ConfirmedFacts = {},
+  model: EngineModel = engineModel(),
 ): OfflineRecommendation {
-  const text = [message, ...factSentences(facts)].join('. ');
-  const a = analyze(text, { service: isOneOf(SERVICES, facts.service) ? facts.service : undefined });
+  const reading = readMessage(message);
+  const withFacts = pathText(message, facts);
+  const prediction = predictPath(
+    model,
+    withFacts === message ? reading : readForPath(withFacts),
+    facts,
+    reading.wordCount,
+  );
+  const path = prediction.path;
+  const found = predictSections(model, reading);
+  const sections = found.spans;
   const t = TEXT[language];
-  const needs = detectedNeeds(a);
+  const p = prediction.probabilities;
   const confidence: Confidence =
-    a.path === 'Technical Review'
-      ? 'low'
-      : a.serviceScore >= 4 || (a.path === 'Custom' && a.evidence.length >= 3)
-        ? 'high'
-        : 'medium';
-  const alternatives = PATHS.filter((p) => p !== a.path && a.pathScores[p] >= 1.5)
-    .sort((x, y) => a.pathScores[y] - a.pathScores[x])
+    path === 'Technical Review' ? 'low' : p[path] >= HIGH_CONFIDENCE ? 'high' : 'medium';
+  const alternatives = PATHS.filter((x) => x !== path && p[x] >= ALTERNATIVE_MIN)
+    .sort((x, y) => p[y] - p[x])
     .slice(0, 2)
-    .map((path) => ({ path, whenItWouldFit: t.whenItFits[path] }));
-  if (a.path !== 'Technical Review' && confidence !== 'high' && alternatives.length < 2) {
-    alternatives.push({ path: 'Technical Review', whenItWouldFit: t.whenItFits['Technical Review'] });
+    .map((x) => ({ path: x, whenItWouldFit: t.whenItFits[x] }));
+  if (path !== 'Technical Review' && confidence !== 'high' && alternatives.length < 2) {
+    if (!alternatives.some((a) => a.path === 'Technical Review'))
+      alternatives.push({ path: 'Technical Review', whenItWouldFit: t.whenItFits['Technical Review'] });
   }
+  const needs = detectedNeeds(sections);
   return {
-    summary: requestSummary(a, language),
-    recommendedPath: a.path,
-    rationale: { summary: rationale(a, language, needs), signals: signals(a, facts) },
+    summary: requestSummary(reading, sections, path, language),
+    recommendedPath: path,
+    rationale: {
+      summary: `${t.why[path]}${needs.length ? ` ${t.youMentioned(needs.slice(0, 2))}` : ''}`,
+      signals: signals(model, reading, path, language),
+    },
     alternatives,
     detectedNeeds: needs,
-    missingInformation: missing(a, language).map((key) => t.dimension[key]),
+    missingInformation: missing(model, reading, found).map((key) => t.dimension[key]),
     confidence,
   };
 }
 
-export function offlineRefine(message: string, language: Language): OfflineRefinement {
-  const a = analyze(message);
-  const t = TEXT[language];
-  const sections = SECTION_KEYS.map((key) => ({
-    key,
-    items: unique(
-      a.sections[key].flatMap((hit) => {
-        const item = PHRASE_SECTIONS.has(key) ? phrase(a.message, hit, language) : fragmentItem(a, hit, key);
-        return item === null ? [] : [item];
-      }),
-    ),
-  })).filter((s) => s.items.length > 0);
+export function offlineRefine(
+  message: string,
+  language: Language,
+  model: EngineModel = engineModel(),
+): OfflineRefinement {
+  const reading = readMessage(message);
+  const found = predictSections(model, reading);
+  const spans = found.spans;
+  const fields = predictFields(model, readForFields(reading));
+  const sections = SECTION_KEYS.map((key) => ({ key, items: unique(spans[key].map((s) => s.text)) })).filter(
+    (s) => s.items.length > 0,
+  );
   return {
-    summary: summarySentence(a),
+    summary: summarySentence(reading, spans),
     sections,
-    suggestions: missing(a, language).map((key) => t.suggestion[key]),
-    fields: a.fields,
+    suggestions: missing(model, reading, found, fields).map((key) => TEXT[language].suggestion[key]),
+    fields,
   };
 }
 
-/** Sections whose items are the short phrase that matched rather than the whole clause. */
 /**
- * Refine's summary, "one short sentence" of the visitor's own: the first sentence in which the
- * analysis found something (a service, a feature, an audience…), else the first of three words or
- * more ("Hi!" is not a summary), else the whole message. Whitespace is collapsed.
+ * Refine's summary, "one short sentence" of the visitor's own: the first sentence holding a phrase
+ * of some section, else the first of three words or more ("Hi!" is not a summary), else the whole
+ * message. Whitespace is collapsed.
  */
-function summarySentence(a: Analysis): string {
+function summarySentence(reading: Reading, spans: Record<SectionKey, Span[]>): string {
+  const message = reading.message;
   const sentences: { start: number; end: number }[] = [];
   let start = 0;
-  for (const boundary of a.message.matchAll(/[.!?]+(?=\s|$)|\n+/g)) {
+  for (const boundary of message.matchAll(/[.!?]+(?=\s|$)|\n+/g)) {
     const end = boundary.index + boundary[0].length;
-    if (a.message.slice(start, end).trim() !== '') sentences.push({ start, end });
+    if (message.slice(start, end).trim() !== '') sentences.push({ start, end });
     start = end;
   }
-  if (a.message.slice(start).trim() !== '') sentences.push({ start, end: a.message.length });
+  if (message.slice(start).trim() !== '') sentences.push({ start, end: message.length });
   const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
-  if (sentences.length <= 1) return collapse(a.message);
-  const hits = Object.values(a.sections).flat();
+  if (sentences.length <= 1) return collapse(message);
+  const found = Object.values(spans).flat();
   const chosen =
-    sentences.find((s) => hits.some((h) => h.start >= s.start && h.start < s.end)) ??
-    sentences.find((s) => collapse(a.message.slice(s.start, s.end)).split(' ').length >= 3);
-  return collapse(chosen ? a.message.slice(chosen.start, chosen.end) : a.message);
+    sentences.find((s) => found.some((h) => h.start >= s.start && h.start < s.end)) ??
+    sentences.find((s) => collapse(message.slice(s.start, s.end)).split(' ').length >= 3);
+  return collapse(chosen ? message.slice(chosen.start, chosen.end) : message);
 }
 
 /**
- * The fragment a hit is in, as an item. Fragments split at colons, so in "Goal: cut processing time"
- * the cue hits the label: its item is what follows the label ("cut processing time"; a placeholder
- * there, "Goal: N/A", is dropped by the post-processing).
+ * What the visitor has not said, among goal, audience, features, timeline, budget and industry: a
+ * dimension is asked about only when no word of the message leans towards its section (the
+ * thresholds are far below the ones that make an item) and, for timeline and budget, when the
+ * message names no time or money at all.
  */
-function fragmentItem(a: Analysis, hit: Hit, key: SectionKey): string | null {
-  const fragment = a.fragments[hit.fragment];
-  if (!fragment) return hit.text;
-  const next = a.fragments[hit.fragment + 1];
-  const isLabel = next && a.message[fragment.end] === ':' && fragment.text.split(/\s+/).length <= 3;
-  if (!isLabel) return trimLeadIn(fragment.text);
-  if (isPlaceholder(next.text)) return null;
-  // A short value needs its label to mean something ("Budget: low"); the goal section names its own.
-  return key !== 'goal' && next.text.split(/\s+/).length <= 2
-    ? `${fragment.text}: ${next.text}`
-    : trimLeadIn(next.text);
-}
-
-const PHRASE_SECTIONS = new Set<SectionKey>(['service', 'industry', 'features', 'audience', 'style']);
-
-type Dimension = 'goal' | 'audience' | 'features' | 'timeline' | 'budget' | 'industry';
-
-function missing(a: Analysis, language: Language): Dimension[] {
-  const f = a.folded;
+function missing(
+  model: EngineModel,
+  reading: Reading,
+  found: SectionPrediction,
+  fields?: RefineFields,
+): Dimension[] {
+  const absent = (key: keyof EngineModel['decisions']['absentBelow']) =>
+    found.spans[key].length === 0 && found.strongest[key] < model.decisions.absentBelow[key];
   const out: Dimension[] = [];
-  if (a.sections.goal.length === 0) out.push('goal');
-  if (a.fields.audience === null) out.push('audience');
-  if (a.sections.features.length === 0) out.push('features');
-  if (
-    !/\b(?:by|in|next|before|asap|deadline|month|week|spring|summer|june|september|antes|para|proximo|mes|semana|marzo|septiembre|urgente|cuanto antes)\b/.test(
-      f,
-    ) ||
-    !a.sections.constraints.some((h) => /\d|by|next|asap|antes|proximo|mes|urg|deadline/.test(fold(h.text)))
-  )
-    out.push('timeline');
-  if (
-    !/\b(?:budget|presupuesto|cost|costo|precio|pricing|\d+ ?(?:k|usd|eur|dollars|euros|pesos))\b|[$€]/.test(
-      f + a.message,
-    )
-  )
-    out.push('budget');
-  if (a.fields.industry === null) out.push('industry');
-  void language;
+  // A description of some length states its purpose in ways no cue list covers: only a short one is
+  // asked for its goal.
+  if (absent('goal') && reading.wordCount <= GOAL_QUESTION_WORDS) out.push('goal');
+  if (absent('audience') && !fields?.audience) out.push('audience');
+  if (absent('features')) out.push('features');
+  if (!mentionsTime(reading.message)) out.push('timeline');
+  if (!mentionsMoney(reading.message)) out.push('budget');
+  if (absent('industry') && !fields?.industry) out.push('industry');
   return out.slice(0, 5);
 }
 
-function detectedNeeds(a: Analysis): string[] {
-  const hits = [...a.sections.service, ...(a.path === 'Custom' ? [] : []), ...a.sections.features].sort(
-    (x, y) => x.start - y.start,
-  );
-  return unique(hits.map((h) => phrase(a.message, h, 'en'))).slice(0, 6);
+/** The kinds of work and the features the visitor named, as short phrases of their own words. */
+function detectedNeeds(sections: Record<SectionKey, Span[]>): string[] {
+  const spans = [...sections.service, ...sections.features].sort((a, b) => a.start - b.start);
+  return unique(
+    spans
+      .map((s) => s.text)
+      .filter((text) => !isSingleVerb(text) && text.split(/\s+/).length <= MAX_NEED_WORDS),
+  ).slice(0, MAX_NEEDS);
 }
 
-const STOPWORDS = new Set(
-  'a an the our my your their we i to for of and or with in on at by is are be it this that some any new nuevo nueva un una unos unas el la los las de del para por con y o en mi mis su sus nuestro nuestra nuestros nuestras que se nos lo al pa'.split(
-    ' ',
-  ),
-);
-const KEEP_LEFT = new Set([
-  'new',
-  'nueva',
-  'nuevo',
-  'online',
-  'mobile',
-  'custom',
-  'internal',
-  'security',
-  'marketing',
-]);
-
-/** A hit widened to a short noun phrase: one meaningful word on each side ("new marketing website"). */
-function phrase(message: string, hit: Hit, _language: Language): string {
-  const left = /(\S+)\s+$/u.exec(message.slice(Math.max(0, hit.start - 30), hit.start));
-  const right = /^\s+(\S+)/u.exec(message.slice(hit.end, hit.end + 30));
-  let start = hit.start;
-  let end = hit.end;
-  const clean = (w: string) => fold(w).trim();
-  if (
-    left &&
-    /^[\p{L}\p{N}'-]+$/u.test(left[1]!) &&
-    (!STOPWORDS.has(clean(left[1]!)) || KEEP_LEFT.has(clean(left[1]!)))
-  ) {
-    start -= left[0].length;
+/**
+ * The clauses that weigh most for the chosen path, in the visitor's words: each clause is scored by
+ * the path model on its words and word pairs (its score for the path minus its mean score for the
+ * others), the best (at most four, positive first) kept in message order.
+ */
+function signals(model: EngineModel, reading: Reading, path: PlanPath, language: Language): string[] {
+  const parts = fragments(reading.message);
+  const scored = parts.map((part, position) => {
+    const probs = pathProbabilities(model, { scaled: [wordFeatures(fold(part.text))], plain: [] });
+    let others = 0;
+    for (const other of PATHS) if (other !== path) others += Math.log(probs[other]);
+    const score = Math.log(probs[path]) - others / (PATHS.length - 1);
+    return { text: trimLeadIn(part.text), score, position };
+  });
+  const chosen = scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .slice(0, MAX_SIGNALS);
+  for (const s of [...scored].sort((a, b) => b.score - a.score || a.position - b.position)) {
+    if (chosen.length >= 2) break;
+    if (!chosen.includes(s)) chosen.push(s);
   }
-  if (right && /^[\p{L}\p{N}'-]+$/u.test(right[1]!) && !STOPWORDS.has(clean(right[1]!)))
-    end += right[0].length;
-  return message.slice(start, end).trim();
-}
-
-function signals(a: Analysis, facts: ConfirmedFacts): string[] {
-  const order = [
-    ...a.evidence,
-    ...a.sections.industry,
-    ...a.sections.features,
-    ...a.sections.audience,
-    ...a.sections.style,
-    ...a.sections.constraints,
-    ...a.sections.goal,
-    ...a.sections.context,
-  ];
-  const stated = factSentences(facts);
-  const fromMessage = unique(
-    order
-      .map((h) => a.fragments[h.fragment])
-      .filter((f) => f !== undefined)
-      .map((f) => trimLeadIn(f.text))
-      .filter((text) => !stated.includes(text)),
-  );
-  const out = [...fromMessage];
-  for (const fragment of a.fragments) {
-    if (out.length >= 2) break;
-    const text = trimLeadIn(fragment.text);
-    if (!out.includes(text)) out.push(text);
-  }
-  // One long clause ("AI chatbot that answers … and hands over to support agents") is two quotes of
-  // the visitor, not one quote and a "few details" statement that would be untrue.
-  if (out.length === 1) out.splice(0, 1, ...splitClause(out[0]!));
-  return out.slice(0, 6);
+  let out = unique(chosen.sort((a, b) => a.position - b.position).map((s) => s.text));
+  // One long clause is two quotes of the visitor, not a quote and a statement about the message.
+  if (out.length === 1) out = splitClause(out[0]!);
+  // One short quote: it is read as naming nothing yet, in words that quote it. (A message with no
+  // words at all, "?", gets the post-processing's quotes of the message.)
+  if (out.length === 1) out.push(TEXT[language].nothingNamed(out[0]!));
+  return out;
 }
 
 /** Words a clause can be cut before, keeping both halves readable quotes. */
@@ -257,7 +239,7 @@ function splitClause(text: string): string[] {
   const words = [...text.matchAll(/\S+/gu)];
   let best: number | null = null;
   for (let i = MIN_CLAUSE_WORDS; i <= words.length - MIN_CLAUSE_WORDS; i++) {
-    if (!CLAUSE_JOINTS.has(fold(words[i]![0]))) continue;
+    if (!CLAUSE_JOINTS.has(fold(words[i]![0]).trim())) continue;
     if (best === null || Math.abs(i - words.length / 2) < Math.abs(best - words.length / 2)) best = i;
   }
   if (best === null) return [text];
@@ -265,30 +247,23 @@ function splitClause(text: string): string[] {
   return [text.slice(0, cut).trim(), text.slice(cut).trim()];
 }
 
-/** Wizard facts, written as sentences the analyzer reads with the message. */
-function factSentences(facts: ConfirmedFacts): string[] {
-  const out: string[] = [];
-  for (const key of ['service', 'goal', 'industry', 'audience', 'style'] as const) {
-    const value = facts[key];
-    if (value) out.push(value.replace(/-/g, ' '));
-  }
-  if (facts.features?.length) out.push(facts.features.join(', '));
-  return out;
-}
+/** A sector phrase short enough to name in the summary ("dental clinic", "panadería"). */
+const SUMMARY_SECTOR_WORDS = 4;
 
-function requestSummary(a: Analysis, language: Language): string {
+/** recommend-plan's summary: what the path means, for the sector the visitor named in their words. */
+function requestSummary(
+  reading: Reading,
+  sections: Record<SectionKey, Span[]>,
+  path: PlanPath,
+  language: Language,
+): string {
   const t = TEXT[language];
-  const industry = a.fields.industry && a.fields.industry !== 'other' ? t.industry[a.fields.industry] : '';
-  if (a.service) return t.summary(t.service[a.service], industry);
-  if (a.path === 'Custom') return t.summary(t.customSoftware, industry);
-  const first = a.fragments[0] ? trimLeadIn(a.fragments[0].text) : a.message;
-  return t.summaryQuote(first.length > 120 ? `${sliceWhole(first, 119)}…` : first);
-}
-
-function rationale(a: Analysis, language: Language, needs: string[]): string {
-  const t = TEXT[language];
-  const mentioned = needs.slice(0, 2);
-  return `${t.why[a.path]}${mentioned.length ? ` ${t.youMentioned(mentioned)}` : ''}`;
+  const sector =
+    sections.industry.find((s) => s.text.split(/\s+/).length <= SUMMARY_SECTOR_WORDS)?.text ?? '';
+  if (path !== 'Technical Review') return t.summary(t.pathNeed[path], sector);
+  const first = fragments(reading.message)[0];
+  const quote = first ? trimLeadIn(first.text) : reading.message.trim();
+  return t.summaryQuote(quote.length > 120 ? `${sliceWhole(quote, 119)}…` : quote);
 }
 
 function unique(values: string[]): string[] {
@@ -302,143 +277,3 @@ function unique(values: string[]): string[] {
   }
   return out;
 }
-
-interface Texts {
-  summary: (need: string, industry: string) => string;
-  summaryQuote: (words: string) => string;
-  customSoftware: string;
-  service: Record<Service, string>;
-  industry: Record<Exclude<Industry, 'other'>, string>;
-  why: Record<PlanPath, string>;
-  youMentioned: (needs: string[]) => string;
-  whenItFits: Record<PlanPath, string>;
-  dimension: Record<Dimension, string>;
-  suggestion: Record<Dimension, string>;
-}
-
-const TEXT: Record<Language, Texts> = {
-  en: {
-    summary: (need, industry) =>
-      `You are looking for ${need}${industry ? ` for a ${industry} business` : ''}.`,
-    summaryQuote: (words) => `You wrote: “${words}”.`,
-    customSoftware: 'custom software that fits how your business works',
-    service: {
-      'build-website': 'a new website',
-      'build-application': 'a new application',
-      'infrastructure-scale': 'help with performance and infrastructure',
-      'seo-services': 'better visibility in search engines',
-      'maintenance-plans': 'ongoing maintenance',
-      'development-support': 'development support for an existing product',
-      'workflow-automation': 'automation and integration of your workflows',
-      'dedicated-team': 'a dedicated development team',
-      'strategic-consultation': 'strategic advice on your digital plans',
-      'technical-advisory': 'an expert technical review',
-    },
-    industry: {
-      technology: 'technology',
-      healthcare: 'healthcare',
-      finance: 'finance',
-      education: 'education',
-      retail: 'retail',
-      manufacturing: 'manufacturing',
-      realEstate: 'real estate',
-      hospitality: 'hospitality',
-      nonprofit: 'nonprofit',
-    },
-    why: {
-      Build: 'Build fits because what you describe is a website to design and build.',
-      Launch: 'Launch fits because you want to take a new application or product to its first release.',
-      Scale:
-        'Scale fits because you describe an existing product or site that needs to grow, run faster or be looked after.',
-      Custom: 'Custom fits because you need software shaped around your own processes and systems.',
-      'Technical Review':
-        'A Technical Review fits best because the request is open or asks for an expert assessment before deciding what to build.',
-    },
-    youMentioned: (needs) => `You mentioned ${needs.map((n) => `“${n}”`).join(' and ')}.`,
-    whenItFits: {
-      Build: 'If what you need first is a website or landing page.',
-      Launch: 'If the goal is to release a new app or product to users.',
-      Scale: 'If an existing product needs performance, infrastructure, SEO, maintenance or more developers.',
-      Custom: 'If the work is mostly integrations, automation or internal tools.',
-      'Technical Review': 'If you would like an expert assessment before committing budget.',
-    },
-    dimension: {
-      goal: 'main goal',
-      audience: 'target audience',
-      features: 'key features',
-      timeline: 'timeline',
-      budget: 'budget range',
-      industry: 'industry',
-    },
-    suggestion: {
-      goal: 'What is the main goal of the project?',
-      audience: 'Who will use it: businesses, consumers, or a specific group?',
-      features: 'Which key features must it have?',
-      timeline: 'Is there a deadline or launch date?',
-      budget: 'Do you have a budget range in mind?',
-      industry: 'Which industry is your business in?',
-    },
-  },
-  es: {
-    summary: (need, industry) => `Busca ${need}${industry ? ` para una empresa de ${industry}` : ''}.`,
-    summaryQuote: (words) => `Escribió: “${words}”.`,
-    customSoftware: 'software a la medida de cómo trabaja su empresa',
-    service: {
-      'build-website': 'un sitio web nuevo',
-      'build-application': 'una aplicación nueva',
-      'infrastructure-scale': 'ayuda con rendimiento e infraestructura',
-      'seo-services': 'más visibilidad en buscadores',
-      'maintenance-plans': 'mantenimiento continuo',
-      'development-support': 'soporte de desarrollo para un producto existente',
-      'workflow-automation': 'automatizar e integrar sus procesos',
-      'dedicated-team': 'un equipo de desarrollo dedicado',
-      'strategic-consultation': 'asesoría estratégica sobre sus planes digitales',
-      'technical-advisory': 'una revisión técnica experta',
-    },
-    industry: {
-      technology: 'tecnología',
-      healthcare: 'salud',
-      finance: 'finanzas',
-      education: 'educación',
-      retail: 'comercio',
-      manufacturing: 'manufactura',
-      realEstate: 'bienes raíces',
-      hospitality: 'hostelería',
-      nonprofit: 'organización sin fines de lucro',
-    },
-    why: {
-      Build: 'Build encaja porque lo que describe es un sitio web por diseñar y construir.',
-      Launch: 'Launch encaja porque quiere llevar una aplicación o un producto nuevo a su primera versión.',
-      Scale:
-        'Scale encaja porque describe un producto o sitio existente que necesita crecer, ir más rápido o recibir mantenimiento.',
-      Custom: 'Custom encaja porque necesita software hecho a la medida de sus procesos y sistemas.',
-      'Technical Review':
-        'Una Technical Review es lo más adecuado porque la solicitud es abierta o pide una evaluación experta antes de decidir qué construir.',
-    },
-    youMentioned: (needs) => `Mencionó ${needs.map((n) => `“${n}”`).join(' y ')}.`,
-    whenItFits: {
-      Build: 'Si lo primero que necesita es un sitio web o una landing page.',
-      Launch: 'Si el objetivo es lanzar una app o un producto nuevo.',
-      Scale:
-        'Si un producto existente necesita rendimiento, infraestructura, SEO, mantenimiento o más desarrolladores.',
-      Custom: 'Si el trabajo es sobre todo integraciones, automatización o herramientas internas.',
-      'Technical Review': 'Si prefiere una evaluación experta antes de comprometer presupuesto.',
-    },
-    dimension: {
-      goal: 'objetivo principal',
-      audience: 'público objetivo',
-      features: 'funcionalidades clave',
-      timeline: 'plazos',
-      budget: 'rango de presupuesto',
-      industry: 'sector',
-    },
-    suggestion: {
-      goal: '¿Cuál es el objetivo principal del proyecto?',
-      audience: '¿Quién lo usará: empresas, consumidores o un grupo específico?',
-      features: '¿Qué funcionalidades clave debe tener?',
-      timeline: '¿Hay una fecha límite o de lanzamiento?',
-      budget: '¿Tiene en mente un rango de presupuesto?',
-      industry: '¿En qué sector está su empresa?',
-    },
-  },
-};

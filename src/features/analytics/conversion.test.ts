@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import {
+  type LeadsWorld,
+  leadsApp,
+  postLead,
+  startWorld,
+  submission,
+  worldEnv,
+} from '../../../test/support/features/leads.ts';
+import type { TestContext } from '../../../test/support/test-app.ts';
+
+const engines = await testEngines();
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+let world: LeadsWorld;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world.close());
+
+describe.each(engines)('leads and contact-us messages as conversions on %s', (engine) => {
+  let app: TestContext;
+  beforeAll(async () => {
+    app = await leadsApp(engine, worldEnv(world, { SITE_ORIGIN: 'https://agency.example' }));
+  });
+  afterAll(() => app.close());
+
+  const client = (ip: string, ua: string) => ({ 'x-forwarded-for': ip, 'user-agent': ua });
+  const track = (headers: Record<string, string>, body: Record<string, unknown>) =>
+    app.app.request('/api/analytics/track', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...headers },
+      body: JSON.stringify(body),
+    });
+  const stats = async (query = '') => {
+    const response = await app.app.request(`/api/analytics/stats${query}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as {
+      conversions: number;
+      conversionRate: number;
+      visits: number;
+      eventTypes: { type: string; count: number }[];
+      conversionsBy: Record<'bySource' | 'byCampaign' | 'byEntryPage', Record<string, unknown>[]>;
+    };
+  };
+  const contact = (headers: Record<string, string>, analyticsContext: unknown) =>
+    app.app.request('/api/support/send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({
+        name: 'Ana García',
+        email: 'ana.conversion@example.com',
+        company: 'Hotel Sol',
+        subject: 'A new booking site',
+        message:
+          'We would like a new website for our hotel, with online booking and a gallery. Budget approved.',
+        recaptchaToken: 'ok-token',
+        analyticsContext,
+      }),
+    });
+
+  it('a lead sent from a tracked visit is a `lead` conversion of that visit, by source, campaign and entry page', async () => {
+    const visitor = client('198.51.100.7', CHROME);
+    expect(
+      (
+        await track(visitor, {
+          url: 'https://agency.example/landing?utm_source=linkedin&utm_campaign=spring',
+          referrer: 'https://www.linkedin.com/feed',
+        })
+      ).status,
+    ).toBe(202);
+    expect((await track(visitor, { url: 'https://agency.example/wizard' })).status).toBe(202);
+    // Another visit that does not convert.
+    expect((await track(client('198.51.100.8', CHROME), { url: 'https://agency.example/blog' })).status).toBe(
+      202,
+    );
+
+    const body = submission({ analyticsContext: { url: 'https://agency.example/wizard', referrer: null } });
+    const response = await postLead(app, body, { ip: '198.51.100.7', headers: { 'user-agent': CHROME } });
+    expect(response.status).toBe(200);
+    // A repeat of the same submission (a double click) is no second conversion.
+    expect(
+      (await postLead(app, body, { ip: '198.51.100.7', headers: { 'user-agent': CHROME } })).status,
+    ).toBe(200);
+
+    const report = await stats();
+    expect(report).toMatchObject({ visits: 2, conversions: 1, conversionRate: 50 });
+    expect(report.eventTypes).toContainEqual({ type: 'lead', count: 1 });
+    expect(report.conversionsBy.bySource).toMatchObject([
+      { source: 'LinkedIn', conversions: 1, conversionRate: 100 },
+    ]);
+    expect(report.conversionsBy.byCampaign).toMatchObject([{ utmCampaign: 'spring', conversions: 1 }]);
+    expect(report.conversionsBy.byEntryPage).toMatchObject([{ page: '/landing', conversions: 1 }]);
+    expect((await stats('?utm_campaign=spring')).conversions).toBe(1);
+    expect((await stats('?page=/blog')).conversions).toBe(0);
+
+    // Nothing from the form enters analytics: the conversion says which form, no more.
+    const rows = await app.deps.db
+      .selectFrom('analytics_events')
+      .selectAll()
+      .where('type', '=', 'lead')
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ page: '/wizard', properties: '{"form":"lead"}', title: null });
+    expect(JSON.stringify(rows)).not.toMatch(/Ana|Hotel|@example\.com/);
+  });
+
+  it('a contact-us message with the context as JSON text (the hidden field) starts a visit from it when none is open', async () => {
+    const before = await stats();
+    const response = await contact(
+      client('198.51.100.9', SAFARI),
+      JSON.stringify({
+        url: 'https://agency.example/contact?utm_campaign=autumn',
+        referrer: 'https://www.bing.com/',
+      }),
+    );
+    expect(response.status).toBe(200);
+    const report = await stats();
+    expect(report.conversions).toBe(before.conversions + 1);
+    expect(report.visits).toBe(before.visits + 1);
+    expect(report.conversionsBy.byCampaign).toContainEqual(
+      expect.objectContaining({ utmCampaign: 'autumn', conversions: 1 }),
+    );
+    expect(report.conversionsBy.bySource).toContainEqual(
+      expect.objectContaining({ source: 'Bing', conversions: 1 }),
+    );
+    const stored = await app.deps.db
+      .selectFrom('analytics_events')
+      .select(['properties', 'page'])
+      .where('type', '=', 'lead')
+      .where('page', '=', '/contact')
+      .execute();
+    expect(stored).toEqual([{ properties: '{"form":"contact"}', page: '/contact' }]);
+  });
+
+  it('no context, a malformed one, or a bot: the form succeeds and no conversion is recorded', async () => {
+    const before = (await stats()).conversions;
+    expect((await postLead(app, submission(), { headers: { 'user-agent': CHROME } })).status).toBe(200);
+    expect(
+      (
+        await postLead(app, submission({ analyticsContext: '{not json' }), {
+          headers: { 'user-agent': CHROME },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await postLead(app, submission({ analyticsContext: { url: 'mailto:ana@example.com' } }), {
+          headers: { 'user-agent': CHROME },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await postLead(app, submission({ analyticsContext: { url: '/wizard' } }), {
+          headers: { 'user-agent': 'curl/8.5.0' },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await stats()).conversions).toBe(before);
+  });
+
+  it('a beacon cannot claim a conversion: `lead` is reserved for the forms', async () => {
+    const response = await track(client('198.51.100.10', CHROME), { type: 'lead', page: '/x' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/reserved/);
+    // Plausible's payload spelling is refused too.
+    const plausible = await track(client('198.51.100.10', CHROME), {
+      n: 'lead',
+      u: 'https://agency.example/x',
+    });
+    expect(plausible.status).toBe(400);
+  });
+});

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from '../../../test/support/database.ts';
+import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { fromPlausible } from './plausible.ts';
+
+const engines = await testEngines();
+
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+
+describe('Plausible payloads', () => {
+  it('reads the compact fields as the service’s own', () => {
+    expect(
+      fromPlausible({ n: 'pageview', u: 'https://a.example/x?utm_source=y', d: 'a.example', r: null, v: 36 }),
+    ).toEqual({
+      type: 'page_view',
+      url: 'https://a.example/x?utm_source=y',
+      referrer: null,
+      properties: undefined,
+      interactive: undefined,
+      engagementMs: undefined,
+    });
+    expect(fromPlausible({ n: 'engagement', u: '/x', e: 5300, sd: 40 })).toMatchObject({
+      type: 'engagement',
+      engagementMs: 5300,
+    });
+    // Older scripts send properties as JSON text (`p`, before it `m`), and link URLs keep no query.
+    expect(fromPlausible({ n: 'signup', u: '/x', p: '{"plan":"pro"}' }).properties).toEqual({ plan: 'pro' });
+    expect(fromPlausible({ n: 'signup', u: '/x', m: '{"plan":"team"}' }).properties).toEqual({
+      plan: 'team',
+    });
+    expect(
+      fromPlausible({ n: 'Outbound Link: Click', u: '/x', p: { url: 'https://out.example/a?token=1' } }),
+    ).toMatchObject({ type: 'outbound_link', properties: { url: 'https://out.example/a' } });
+    expect(fromPlausible({ n: 'x', u: '/x', i: false }).interactive).toBe(false);
+    // The service's own body is left as it is.
+    const own = { type: 'signup', page: '/x', n: 'other', u: '/y' };
+    expect(fromPlausible(own)).toBe(own);
+  });
+});
+
+describe.each(engines)('track and stats over HTTP on %s', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({ engine, env: { TRUST_PROXY: 'cloudflare' } });
+  });
+  afterAll(() => ctx.close());
+
+  const send = (body: unknown, ua: string, ip: string, country = 'DE') =>
+    ctx.app.request('/api/analytics/track', {
+      method: 'POST',
+      headers: {
+        'content-type': 'text/plain',
+        'user-agent': ua,
+        'cf-connecting-ip': ip,
+        'cf-ipcountry': country,
+      },
+      body: JSON.stringify(body),
+    });
+  const stats = async (query = '') => {
+    const response = await ctx.app.request(`/api/analytics/stats${query}`);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('the legacy script’s payload (XMLHttpRequest, text/plain, `w`, `h`) and engagement are counted like ours', async () => {
+    const ip = '192.0.2.10';
+    expect(
+      (
+        await send(
+          {
+            n: 'pageview',
+            u: 'https://a.example/home?utm_medium=cpc',
+            d: 'a.example',
+            r: 'https://duckduckgo.com/',
+            w: 1280,
+          },
+          FIREFOX,
+          ip,
+        )
+      ).status,
+    ).toBe(202);
+    expect(
+      (
+        await send(
+          { n: 'engagement', u: 'https://a.example/home', d: 'a.example', e: 42_000, sd: 80, v: 36 },
+          FIREFOX,
+          ip,
+        )
+      ).status,
+    ).toBe(202);
+    expect(
+      (await send({ type: 'page_view', url: 'https://a.example/home' }, ANDROID, '192.0.2.11', 'FR')).status,
+    ).toBe(202);
+    const { body } = await stats();
+    expect(body).toMatchObject({ pageviews: 2, totalEvents: 2, visits: 2, timeOnPage: 21 });
+    expect(body.sources).toMatchObject([{ source: null }, { source: 'DuckDuckGo', category: 'search' }]);
+    expect(body.utmMediums).toMatchObject([{ utmMedium: 'cpc' }]);
+    expect(body.devices).toMatchObject([{ device: 'desktop' }, { device: 'mobile' }]);
+    expect(body.operatingSystems).toMatchObject([{ os: 'Android' }, { os: 'Windows' }]);
+    expect(body.browsers).toMatchObject([{ browser: 'Chrome' }, { browser: 'Firefox' }]);
+    const filtered = await stats('?country=fr&device=mobile');
+    expect(filtered.body).toMatchObject({
+      visits: 1,
+      pageviews: 1,
+      filters: { country: 'FR', device: 'mobile' },
+    });
+    expect((await stats('?os=Windows&browser=Firefox')).body).toMatchObject({ visits: 1, timeOnPage: 42 });
+  });
+
+  it('a filter value longer than the limit is a 400; an empty one is no filter', async () => {
+    expect((await stats(`?page=${'a'.repeat(L.filterLength + 1)}`)).status).toBe(400);
+    const empty = await stats('?source=');
+    expect(empty.status).toBe(200);
+    expect(empty.body.filters).toEqual({});
+  });
+
+  it('engagementMs must be a non-negative number; interactive a boolean', async () => {
+    const bad = async (body: unknown) => (await send(body, FIREFOX, '192.0.2.12')).status;
+    expect(await bad({ type: 'engagement', page: '/', engagementMs: -1 })).toBe(400);
+    expect(await bad({ type: 'engagement', page: '/', engagementMs: '5' })).toBe(400);
+    expect(await bad({ type: 'x', page: '/', interactive: 'no' })).toBe(400);
+  });
+});

@@ -1,0 +1,261 @@
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Db, engineOf } from '../../db/database.ts';
+import { FILTER_COLUMNS, type StatsFilters } from './filters.ts';
+import { topBy } from './rank.ts';
+import type { StatsRange } from './rollup-reads.ts';
+import { VISIT_METRICS, type VisitDimension, type VisitMetrics } from './visits.ts';
+
+/**
+ * Runs `tasks` at most `limit` at a time. A filtered report is ~18 queries that each read many rows:
+ * all at once they would hold every pooled PostgreSQL connection for seconds, and other requests (and
+ * the report's own later queries) would time out waiting for one.
+ */
+export async function limited<T>(
+  tasks: (() => Promise<T>)[],
+  limit = FILTERED_QUERY_CONCURRENCY,
+): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+/** Queries of one filtered report running at once (the pool has 10 connections by default). */
+const FILTERED_QUERY_CONCURRENCY = 3;
+
+/** Breakdowns of the stats answer and the visit column or rollup dimension each reads. */
+export const VISIT_BREAKDOWNS = {
+  sources: { dimension: 'source', column: 'source' },
+  utmSources: { dimension: 'utm_source', column: 'utm_source' },
+  utmMediums: { dimension: 'utm_medium', column: 'utm_medium' },
+  utmCampaigns: { dimension: 'utm_campaign', column: 'utm_campaign' },
+  devices: { dimension: 'device', column: 'device' },
+  browsers: { dimension: 'browser', column: 'browser' },
+  operatingSystems: { dimension: 'os', column: 'os' },
+  entryPages: { dimension: 'entry', column: 'entry_page' },
+  exitPages: { dimension: 'exit', column: 'exit_page' },
+} as const satisfies Record<string, { dimension: VisitDimension; column: string }>;
+export type VisitBreakdown = keyof typeof VISIT_BREAKDOWNS;
+
+/** The conversion tables: converted visits by source, campaign and entry page. */
+export const CONVERSION_BREAKDOWNS = {
+  bySource: 'sources',
+  byCampaign: 'utmCampaigns',
+  byEntryPage: 'entryPages',
+} as const satisfies Record<string, VisitBreakdown>;
+
+export interface VisitGroup extends VisitMetrics {
+  /** null: direct, unknown, or (UTM) no tag. */
+  value: string | null;
+}
+
+export interface VisitReport {
+  totals: VisitMetrics;
+  breakdowns: Record<VisitBreakdown, VisitGroup[]>;
+  conversions: Record<keyof typeof CONVERSION_BREAKDOWNS, VisitGroup[]>;
+  daily: Map<string, { visits: number; visitors: number; events: number }>;
+  /** Distinct visitors (per day) of the selected visits; null from the rollups, which count them apart. */
+  exactVisitors: number | null;
+}
+
+const zero = (): VisitMetrics => Object.fromEntries(VISIT_METRICS.map((m) => [m, 0])) as VisitMetrics;
+
+function toMetrics(row: Record<string, unknown>): VisitMetrics {
+  const metrics = zero();
+  for (const m of VISIT_METRICS) metrics[m] = Number(row[m] ?? 0);
+  return metrics;
+}
+
+/** Ties by code point on both engines (a PostgreSQL database's collation varies). */
+const byName = (db: Db, column: RawBuilder<unknown>) =>
+  engineOf(db) === 'postgres' ? sql`${column} collate "C"` : column;
+
+/** Sums of the metrics, as SQL, over analytics_visit_daily rows. */
+const rollupSums = sql.join(VISIT_METRICS.map((m) => sql`sum(${sql.ref(m)}) as ${sql.ref(m)}`));
+
+/**
+ * The visit part of an unfiltered report, from analytics_visit_daily (rollups maintained on write):
+ * a few thousand rows per dimension whatever the number of visits.
+ */
+export async function readVisitRollups(db: Db, range: StatsRange, top: number): Promise<VisitReport> {
+  const inRange = sql`day >= ${range.from} and day <= ${range.to}`;
+  /** Every value of a dimension with its metrics: one scan, ranked twice (visits, conversions) in JS. */
+  const groups = async (dimension: VisitDimension) => {
+    const { rows } = await sql<Record<string, unknown>>`
+      select value, ${rollupSums} from analytics_visit_daily
+      where dimension = ${dimension} and ${inRange} group by value`.execute(db);
+    return rows.map((r) => ({ value: String(r.value), ...toMetrics(r) }));
+  };
+  const dimensions = [...new Set(Object.values(VISIT_BREAKDOWNS).map((b) => b.dimension))];
+  const [totalRows, daily, ...all] = await Promise.all([
+    sql<Record<string, unknown>>`
+      select ${rollupSums} from analytics_visit_daily where dimension = 'all' and ${inRange}`.execute(db),
+    sql<Record<string, unknown>>`
+      select day, visits, visitors, events from analytics_visit_daily
+      where dimension = 'all' and ${inRange}`.execute(db),
+    ...dimensions.map(groups),
+  ]);
+  const byDimension = new Map(dimensions.map((d, i) => [d, all[i]!]));
+  // '' is direct (source) or unknown (device, …): null in the answer.
+  const view = (rows: (VisitMetrics & { value: string })[]) =>
+    rows.map((r) => ({ ...r, value: r.value === '' ? null : r.value }));
+  const lists = [
+    ...Object.values(VISIT_BREAKDOWNS).map((b) =>
+      view(topBy(byDimension.get(b.dimension)!, (r) => r.visits, top)),
+    ),
+    ...Object.values(CONVERSION_BREAKDOWNS).map((b) =>
+      view(topBy(byDimension.get(VISIT_BREAKDOWNS[b].dimension)!, (r) => r.converted, top)),
+    ),
+  ];
+  const totals = toMetrics(totalRows.rows[0] ?? {});
+  const days = new Map<string, { visits: number; visitors: number; events: number }>();
+  for (const r of daily.rows) {
+    days.set(String(r.day), {
+      visits: Number(r.visits),
+      visitors: Number(r.visitors),
+      events: Number(r.events),
+    });
+  }
+  return { ...assemble(totals, lists, days), exactVisitors: null };
+}
+
+function assemble(
+  totals: VisitMetrics,
+  lists: VisitGroup[][],
+  daily: VisitReport['daily'],
+): Omit<VisitReport, 'exactVisitors'> {
+  const names = Object.keys(VISIT_BREAKDOWNS) as VisitBreakdown[];
+  const conversionNames = Object.keys(CONVERSION_BREAKDOWNS) as (keyof typeof CONVERSION_BREAKDOWNS)[];
+  return {
+    totals,
+    breakdowns: Object.fromEntries(names.map((n, i) => [n, lists[i]!])) as VisitReport['breakdowns'],
+    conversions: Object.fromEntries(
+      conversionNames.map((n, i) => [n, lists[names.length + i]!]),
+    ) as VisitReport['conversions'],
+    daily,
+  };
+}
+
+/** The WHERE condition of the visits a filtered report covers (alias `v`). */
+export function visitCondition(range: StatsRange, filters: StatsFilters): Expression<SqlBool> {
+  const parts = [sql`v.day >= ${range.from}`, sql`v.day <= ${range.to}`];
+  for (const [name, value] of Object.entries(filters) as [keyof typeof FILTER_COLUMNS, string | null][]) {
+    const column = FILTER_COLUMNS[name];
+    if (column === null) {
+      // page: visits with an event there (the events' visit index finds them).
+      parts.push(sql`v.id in (select e2.visit_id from analytics_events e2
+        where e2.page = ${value ?? ''} and e2.day >= ${range.from} and e2.day <= ${range.to})`);
+    } else {
+      parts.push(
+        value === null ? sql`${sql.ref(`v.${column}`)} is null` : sql`${sql.ref(`v.${column}`)} = ${value}`,
+      );
+    }
+  }
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+/** Metric sums over analytics_visits rows (alias `v`); `visitors` counts first visits of the day. */
+const visitSums = sql.join([
+  sql`count(*) as visits`,
+  sql`sum(v.new_visitor) as visitors`,
+  sql`sum(case when v.interactions <= 1 then 1 else 0 end) as bounces`,
+  sql`sum(v.last_at - v.started_at) as duration_ms`,
+  sql`sum(v.pageviews) as pageviews`,
+  sql`sum(v.events) as events`,
+  sql`sum(case when v.conversions > 0 then 1 else 0 end) as converted`,
+  sql`sum(v.conversions) as conversions`,
+  sql`sum(v.engagement_ms) as engagement_ms`,
+]);
+
+/**
+ * The visit part of a filtered report, from the visits themselves: filters combine freely, at the
+ * cost of reading every visit they select (an index per filter column narrows the read).
+ */
+export async function readFilteredVisits(
+  db: Db,
+  range: StatsRange,
+  top: number,
+  filters: StatsFilters,
+): Promise<VisitReport> {
+  const where = visitCondition(range, filters);
+  const ranked = async (column: string, order: 'visits' | 'converted') => {
+    const { rows } = await sql<Record<string, unknown>>`
+      select ${sql.ref(`v.${column}`)} as value, ${visitSums} from analytics_visits v where ${where}
+      group by ${sql.ref(`v.${column}`)} having sum(${order === 'visits' ? sql`1` : sql`case when v.conversions > 0 then 1 else 0 end`}) > 0
+      order by ${sql.ref(order)} desc, ${byName(db, sql`coalesce(${sql.ref(`v.${column}`)}, '')`)} asc
+      limit ${top}`.execute(db);
+    return rows.map((r) => ({ value: r.value === null ? null : String(r.value), ...toMetrics(r) }));
+  };
+  const utm = new Set(['utm_source', 'utm_medium', 'utm_campaign']);
+  const breakdown = async (column: string, order: 'visits' | 'converted') => {
+    const rows = await ranked(column, order);
+    // Visits without a UTM tag are not a row of the UTM breakdowns (as in the rollups).
+    return utm.has(column) ? rows.filter((r) => r.value !== null) : rows;
+  };
+  const [totalsResult, daily] = await limited([
+    () =>
+      sql<Record<string, unknown>>`
+      select ${visitSums}, count(distinct v.day || v.visitor_hash) as exact_visitors
+      from analytics_visits v where ${where}`.execute(db),
+    () =>
+      sql<Record<string, unknown>>`
+      select v.day as day, count(*) as visits, count(distinct v.visitor_hash) as visitors, sum(v.events) as events
+      from analytics_visits v where ${where} group by v.day`.execute(db),
+  ]);
+  const lists = await limited([
+    ...Object.values(VISIT_BREAKDOWNS).map((b) => () => breakdown(b.column, 'visits')),
+    ...Object.values(CONVERSION_BREAKDOWNS).map(
+      (b) => () => breakdown(VISIT_BREAKDOWNS[b].column, 'converted'),
+    ),
+  ]);
+  const totalsRow = totalsResult!.rows[0] ?? {};
+  const days = new Map<string, { visits: number; visitors: number; events: number }>();
+  for (const r of daily!.rows) {
+    days.set(String(r.day), {
+      visits: Number(r.visits),
+      visitors: Number(r.visitors),
+      events: Number(r.events),
+    });
+  }
+  return {
+    ...assemble(toMetrics(totalsRow), lists, days),
+    exactVisitors: Number(totalsRow.exact_visitors ?? 0),
+  };
+}
+
+/** The event part of a filtered report: the events of the selected visits. */
+export async function readFilteredEvents(db: Db, range: StatsRange, top: number, filters: StatsFilters) {
+  const where = visitCondition(range, filters);
+  const ranked = async (column: 'page' | 'country' | 'type' | 'referrer_host') => {
+    const { rows } = await sql<{ value: string | null; n: number | string }>`
+      select ${sql.ref(`e.${column}`)} as value, count(*) as n
+      from analytics_events e join analytics_visits v on v.id = e.visit_id
+      where ${where} ${column === 'referrer_host' ? sql`and e.referrer_host is not null` : sql``}
+      group by ${sql.ref(`e.${column}`)}
+      order by n desc, ${byName(db, sql`coalesce(${sql.ref(`e.${column}`)}, '')`)} asc
+      limit ${top}`.execute(db);
+    return rows.map((r) => ({ value: r.value ?? '', count: Number(r.n) }));
+  };
+  const [pages, countries, types, referrers] = await limited([
+    () => ranked('page'),
+    () => ranked('country'),
+    () => ranked('type'),
+    () => ranked('referrer_host'),
+  ]);
+  const uniquePages = await sql<{ n: number | string }>`
+    select count(distinct e.page) as n
+    from analytics_events e join analytics_visits v on v.id = e.visit_id where ${where}`.execute(db);
+  return {
+    pages: pages!,
+    countries: countries!,
+    types: types!,
+    referrers: referrers!,
+    uniquePages: Number(uniquePages.rows[0]?.n ?? 0),
+  };
+}

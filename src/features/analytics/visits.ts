@@ -1,0 +1,173 @@
+import { ANALYTICS_LIMITS as L } from './limits.ts';
+import type { TrackedEvent, VisitRow } from './tables.ts';
+import { uuidv7 } from './track.ts';
+
+/** The per-visit metrics kept in analytics_visit_daily, per dimension value and day. */
+export const VISIT_METRICS = [
+  'visits',
+  'visitors',
+  'bounces',
+  'duration_ms',
+  'pageviews',
+  'events',
+  'converted',
+  'conversions',
+  'engagement_ms',
+] as const;
+export type VisitMetric = (typeof VISIT_METRICS)[number];
+export type VisitMetrics = Record<VisitMetric, number>;
+
+/**
+ * Dimensions of analytics_visit_daily and how a visit names its value in each; `all` is the whole
+ * day. A null value (no UTM tag) is not counted in that dimension; '' stands for unknown/direct.
+ */
+export const VISIT_DIMENSIONS = {
+  all: () => '',
+  source: (v: VisitRow) => v.source ?? '',
+  utm_source: (v: VisitRow) => v.utm_source,
+  utm_medium: (v: VisitRow) => v.utm_medium,
+  utm_campaign: (v: VisitRow) => v.utm_campaign,
+  device: (v: VisitRow) => v.device ?? '',
+  browser: (v: VisitRow) => v.browser ?? '',
+  os: (v: VisitRow) => v.os ?? '',
+  entry: (v: VisitRow) => v.entry_page,
+  exit: (v: VisitRow) => v.exit_page,
+} satisfies Record<string, (v: VisitRow) => string | null>;
+export type VisitDimension = keyof typeof VISIT_DIMENSIONS;
+
+/** Plausible's bounce: a visit with at most one interaction (engagement and non-interactive events do not count). */
+export const isBounce = (v: VisitRow) => v.interactions <= 1;
+
+export function visitMetrics(v: VisitRow): VisitMetrics {
+  return {
+    visits: 1,
+    visitors: v.new_visitor,
+    bounces: isBounce(v) ? 1 : 0,
+    duration_ms: v.last_at - v.started_at,
+    pageviews: v.pageviews,
+    events: v.events,
+    converted: v.conversions > 0 ? 1 : 0,
+    conversions: v.conversions,
+    engagement_ms: v.engagement_ms,
+  };
+}
+
+export const visitKey = (day: string, visitorHash: string) => `${day}\u0000${visitorHash}`;
+
+export interface VisitChange {
+  /** The visit as stored before this batch (null: started in this batch). */
+  before: VisitRow | null;
+  after: VisitRow;
+}
+
+function startVisit(event: TrackedEvent, newVisitor: boolean): VisitRow {
+  const e = event.row;
+  return {
+    id: uuidv7(e.created_at),
+    day: e.day,
+    visitor_hash: e.visitor_hash,
+    started_at: e.created_at,
+    last_at: e.created_at,
+    new_visitor: newVisitor ? 1 : 0,
+    entry_page: e.page,
+    exit_page: e.page,
+    pageviews: 0,
+    events: 0,
+    interactions: 0,
+    engagement_ms: 0,
+    conversions: 0,
+    source: e.source,
+    referrer_host: e.referrer_host,
+    utm_source: e.utm_source,
+    utm_medium: e.utm_medium,
+    utm_campaign: e.utm_campaign,
+    country: e.country,
+    device: e.device,
+    browser: e.browser,
+    os: e.os,
+  };
+}
+
+/**
+ * Applies a batch of events to the visits they belong to. `open` holds each visitor's latest stored
+ * visit of the day; `newVisitors` the (day, hash) keys first seen in this batch. A visit goes on
+ * while its events come less than 30 minutes apart; the day's hash ends it at midnight. An
+ * engagement event only adds time to a visit still open (it reports leaving a page, it starts
+ * nothing). Sets each stored event's visit_id; returns every visit changed, before and after.
+ */
+export function applyToVisits(
+  events: TrackedEvent[],
+  open: Map<string, VisitRow>,
+  newVisitors: Set<string>,
+): VisitChange[] {
+  const changes = new Map<string, VisitChange>();
+  const current = new Map<string, VisitRow>();
+  for (const event of events) {
+    const e = event.row;
+    const key = visitKey(e.day, e.visitor_hash);
+    let visit = current.get(key);
+    if (visit === undefined) {
+      const stored = open.get(key);
+      if (stored) {
+        visit = { ...stored };
+        changes.set(visit.id, { before: stored, after: visit });
+        current.set(key, visit);
+      }
+    }
+    const ended = visit !== undefined && e.created_at - visit.last_at > L.visitGapMs;
+    if (event.kind === 'engagement') {
+      if (visit === undefined || ended) continue;
+    } else if (visit === undefined || ended) {
+      visit = startVisit(event, newVisitors.delete(key));
+      changes.set(visit.id, { before: null, after: visit });
+      current.set(key, visit);
+    }
+    // A late event (another instance's clock, a queued beacon) keeps the visit's end where it is.
+    if (e.created_at > visit.last_at) visit.last_at = e.created_at;
+    if (event.kind === 'engagement') {
+      visit.engagement_ms += event.engagementMs;
+      continue;
+    }
+    e.visit_id = visit.id;
+    visit.events++;
+    if (event.kind === 'pageview') {
+      visit.pageviews++;
+      visit.exit_page = e.page;
+    }
+    if (event.interactive) visit.interactions++;
+    if (event.conversion) visit.conversions++;
+  }
+  return [...changes.values()];
+}
+
+/**
+ * What the changes move in analytics_visit_daily: for each dimension value, the visit's metrics
+ * after minus before (a visit that stops bouncing takes one bounce back; an exit page that moves
+ * takes its visit from the old page to the new one). Keyed `dimension \0 day \0 value`.
+ */
+export function visitRollupDeltas(changes: VisitChange[]): Map<string, VisitMetrics> {
+  const deltas = new Map<string, VisitMetrics>();
+  const add = (visit: VisitRow, sign: 1 | -1) => {
+    const metrics = visitMetrics(visit);
+    for (const [dimension, nameOf] of DIMENSION_ENTRIES) {
+      const value = nameOf(visit);
+      if (value === null) continue;
+      const key = `${dimension}\u0000${visit.day}\u0000${value.toWellFormed()}`;
+      const sum = deltas.get(key);
+      if (sum === undefined) {
+        const fresh = { ...metrics };
+        if (sign < 0) for (const metric of VISIT_METRICS) fresh[metric] = -fresh[metric];
+        deltas.set(key, fresh);
+      } else {
+        for (const metric of VISIT_METRICS) sum[metric] += sign * metrics[metric];
+      }
+    }
+  };
+  for (const { before, after } of changes) {
+    if (before) add(before, -1);
+    add(after, 1);
+  }
+  return deltas;
+}
+
+const DIMENSION_ENTRIES = Object.entries(VISIT_DIMENSIONS) as [string, (v: VisitRow) => string | null][];

@@ -1,0 +1,105 @@
+import { ApiError } from '../../http/errors.ts';
+import { escapeHtml } from '../../integrations/mail/index.ts';
+import { isFormContentType } from './form-body.ts';
+
+type Language = 'en' | 'es';
+
+/**
+ * Whether the answer is a page: a plain HTML form posted by the browser (a form encoding, and an
+ * `Accept` that does not ask for JSON). Scripts that post a form and want JSON say so in `Accept`,
+ * as Formspree asks; a JSON body always gets JSON.
+ */
+export function answersWithPage(contentType: string | undefined, accept: string | undefined): boolean {
+  return isFormContentType(contentType) && !/json/i.test(accept ?? '');
+}
+
+/**
+ * The visitor's language from `Accept-Language`: the most preferred of Spanish and English (by `q`,
+ * then order), or undefined when it names neither.
+ */
+export function acceptLanguage(header: string | undefined): Language | undefined {
+  let best: { language: Language; q: number } | undefined;
+  for (const range of (header ?? '').split(',').slice(0, 32)) {
+    const [tag = '', ...params] = range.split(';');
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    if (primary !== 'es' && primary !== 'en') continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!Number.isFinite(q) || q <= 0) continue;
+    if (!best || q > best.q) best = { language: primary, q };
+  }
+  return best?.language;
+}
+
+/**
+ * `redirect` as the URL to send the browser to: absolute, http(s), no credentials, and on one of the
+ * site's own origins exactly (scheme, host and port), so the form cannot be made an open redirect.
+ */
+export function siteRedirect(value: string, siteOrigins: readonly string[]): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url && url.username === '' && url.password === '' && siteOrigins.includes(url.origin)) return url.href;
+  throw new ApiError(
+    'VALIDATION_ERROR',
+    `redirect: must be an absolute URL on the site (${siteOrigins.join(' or ')}).`,
+  );
+}
+
+/** The pages load nothing and run nothing: inline style only. */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const TEXT = {
+  en: {
+    thanksTitle: 'Thank you',
+    thanks: (name: string) => `Thank you, ${name}!`,
+    received: 'We received your message and will reply soon.',
+    failedTitle: 'Your message was not sent',
+    failed: 'Your message was not sent.',
+    fix: 'Please go back, correct it and send it again.',
+    later: 'Please try again later.',
+    back: 'Back to the site',
+  },
+  es: {
+    thanksTitle: 'Gracias',
+    thanks: (name: string) => `¡Gracias, ${name}!`,
+    received: 'Recibimos tu mensaje y te responderemos pronto.',
+    failedTitle: 'Tu mensaje no se envió',
+    failed: 'Tu mensaje no se envió.',
+    fix: 'Vuelve atrás, corrígelo y envíalo de nuevo.',
+    later: 'Inténtalo de nuevo más tarde.',
+    back: 'Volver al sitio',
+  },
+} as const;
+
+function page(language: Language, title: string, body: string, siteUrl: string): string {
+  return (
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8">` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(title)}</title>` +
+    '<style>body{font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a;max-width:36rem;margin:4rem auto;padding:0 1.5rem}</style>' +
+    `</head><body><main>${body}<p><a href="${escapeHtml(siteUrl)}">${escapeHtml(TEXT[language].back)}</a></p></main></body></html>`
+  );
+}
+
+/** The thank-you page of a browser's form post without `redirect`; the visitor's name is escaped. */
+export function thankYouPage(language: Language, name: string, siteUrl: string): string {
+  const t = TEXT[language];
+  return page(
+    language,
+    t.thanksTitle,
+    `<h1>${escapeHtml(t.thanks(name))}</h1><p>${escapeHtml(t.received)}</p>`,
+    siteUrl,
+  );
+}
+
+/** A refused form post as a page: what was wrong (the API's message, escaped) and what to do. */
+export function formErrorPage(language: Language, error: ApiError, siteUrl: string): string {
+  const t = TEXT[language];
+  const advice = error.code === 'RATE_LIMITED' ? t.later : t.fix;
+  return page(
+    language,
+    t.failedTitle,
+    `<h1>${escapeHtml(t.failed)}</h1><p>${escapeHtml(error.message)}</p><p>${escapeHtml(advice)}</p>`,
+    siteUrl,
+  );
+}

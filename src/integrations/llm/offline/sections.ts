@@ -1,0 +1,71 @@
+import type { EngineModel, Reading } from './model.ts';
+import { decodeSpans, labelledValues, type Span, tokenFeatures } from './tagger.ts';
+import { isPlaceholder } from './text.ts';
+import { binaryProbabilities } from './trained-classifier.ts';
+import { SECTION_KEYS, type SectionKey } from './vocabulary.ts';
+
+/**
+ * Refine's sections read from a message: the tagger's probability for every word and section
+ * (tagger.ts, the model's section table), decoded into phrases of the visitor's text, and the values
+ * the visitor labelled taken as they stand.
+ */
+/** Sections whose items are one phrase per listed thing (a comma ends an item). */
+const LISTED: ReadonlySet<SectionKey> = new Set(['features', 'service', 'audience', 'industry', 'style']);
+
+export interface SectionPrediction {
+  /** The phrases of each section, in message order. */
+  spans: Record<SectionKey, Span[]>;
+  /** The highest probability any word of the message has for each section. */
+  strongest: Record<SectionKey, number>;
+}
+
+export function predictSections(model: EngineModel, reading: Reading): SectionPrediction {
+  const table = model.sections;
+  const features = tokenFeatures(reading.message, reading.tokens);
+  const perToken = features.map((f) =>
+    Array.from(binaryProbabilities(table, f, new Float64Array(table.keys.length))),
+  );
+  const spans = {} as Record<SectionKey, Span[]>;
+  const strongest = {} as Record<SectionKey, number>;
+  for (const key of SECTION_KEYS) {
+    const k = table.keys.indexOf(key);
+    const probs = perToken.map((p) => p[k]!);
+    strongest[key] = Math.max(0, ...probs);
+    spans[key] = decodeSpans(
+      reading.message,
+      reading.tokens,
+      probs,
+      key,
+      model.decisions.sectionThreshold[key],
+      LISTED.has(key),
+    );
+  }
+  applyLabels(reading, spans);
+  return { spans, strongest };
+}
+
+/** Words of a value that need their label to mean something ("Budget: low"); a goal names itself. */
+const SHORT_VALUE_WORDS = 2;
+
+/**
+ * A value the visitor labelled ("Goal: cut processing time by 50%") is that section's item, whatever
+ * the tagger read in it; a placeholder value ("Goal: N/A") is no item of any section.
+ */
+function applyLabels(reading: Reading, spans: Record<SectionKey, Span[]>) {
+  const { message, tokens } = reading;
+  for (const labelled of labelledValues(message, tokens)) {
+    const from = tokens[labelled.label]!.start;
+    const to = tokens[labelled.last]!.end;
+    for (const key of SECTION_KEYS) spans[key] = spans[key].filter((s) => s.end <= from || s.start >= to);
+    if (labelled.last < labelled.first) continue;
+    const valueStart = tokens[labelled.first]!.start;
+    let end = to;
+    while (end < message.length && /[%+]/.test(message[end]!)) end++;
+    const value = message.slice(valueStart, end);
+    if (isPlaceholder(value)) continue;
+    const short = labelled.key !== 'goal' && labelled.last - labelled.first + 1 <= SHORT_VALUE_WORDS;
+    const start = short ? from : valueStart;
+    spans[labelled.key].push({ key: labelled.key, start, end, text: message.slice(start, end) });
+    spans[labelled.key].sort((a, b) => a.start - b.start);
+  }
+}

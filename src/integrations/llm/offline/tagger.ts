@@ -1,0 +1,312 @@
+import { rolesOf } from './section-cues.ts';
+import { fold } from './text.ts';
+import type { SectionKey } from './vocabulary.ts';
+import { entriesOf } from './words.ts';
+
+/**
+ * Phrase extraction for refine's sections: every word of the message is read with its neighbours,
+ * its place in the clause and the punctuation around it, and a trained classifier per section says
+ * whether the word belongs to a phrase of that section ("online orders for cakes" is features,
+ * "Budget is around £3,000" constraints). Runs of such words are the section's items, cut from the
+ * visitor's own text.
+ */
+export interface TaggedToken {
+  word: string;
+  start: number;
+  end: number;
+  /** Index of the clause (split at . ! ? ; : , and line breaks). */
+  clause: number;
+  /** Index of the sentence (split at . ! ? and line breaks). */
+  sentence: number;
+  /** The punctuation between the previous word and this one ('' when only spaces). */
+  before: string;
+}
+
+const WORD = /[a-z0-9]+/g;
+
+export function tagTokens(message: string, folded = fold(message)): TaggedToken[] {
+  const out: TaggedToken[] = [];
+  let clause = 0;
+  let sentence = 0;
+  let last = 0;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
+    const gap = message.slice(last, m.index);
+    const before = gap.replace(/\s+/g, '');
+    if (out.length > 0) {
+      if (/[.!?\n]/.test(gap.replace(/\.(?=\d)/g, ''))) {
+        sentence++;
+        clause++;
+      } else if (/[;:,()]/.test(gap)) clause++;
+    }
+    out.push({ word: m[0], start: m.index, end: m.index + m[0].length, clause, sentence, before });
+    last = m.index + m[0].length;
+  }
+  return out;
+}
+
+const MONTHS =
+  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|q[1-4])$/;
+
+/** A word's feature names in every position, made once per word (answers allocate few strings). */
+interface WordForms {
+  own: string[];
+  before1: string[];
+  after1: string[];
+  before2: string;
+  after2: string;
+  clauseWord: string;
+  leadWord: string;
+  lateWord: string;
+  sentenceWord: string;
+  roleBefore: string[];
+  roleInClause: string[];
+  roles: string[];
+}
+
+const formsCache = new Map<string, WordForms>();
+const FORMS_CACHE_MAX = 50_000;
+
+function formsOf(word: string): WordForms {
+  let forms = formsCache.get(word);
+  if (forms) return forms;
+  const targets = entriesOf(word).map((e) => e.target);
+  const roles = rolesOf(word);
+  forms = {
+    own: [
+      `w:${word}`,
+      `p:${word.slice(0, 4)}`,
+      `s:${word.slice(-3)}`,
+      ...targets.map((x) => `x:${x}`),
+      ...roles.map((r) => `r:${r}`),
+      ...(/\d/.test(word) ? ['num'] : []),
+      ...(MONTHS.test(word) ? ['month'] : []),
+    ],
+    before1: [`w-1:${word}`, ...targets.map((x) => `x-1:${x}`), ...roles.map((r) => `r-1:${r}`)],
+    after1: [`w+1:${word}`, ...targets.map((x) => `x+1:${x}`), ...roles.map((r) => `r+1:${r}`)],
+    before2: `w-2:${word}`,
+    after2: `w+2:${word}`,
+    clauseWord: `c0:${word}`,
+    leadWord: `cw:${word}`,
+    lateWord: `lw:${word}`,
+    sentenceWord: `s0:${word}`,
+    roleBefore: roles.map((r) => `rb:${r}`),
+    roleInClause: [...roles.map((r) => `rc:${r}`), ...(/\d/.test(word) ? ['rc:number'] : [])],
+    roles,
+  };
+  if (formsCache.size < FORMS_CACHE_MAX) formsCache.set(word, forms);
+  return forms;
+}
+
+const EDGE = { before1: ['w-1:|'], after1: ['w+1:|'], before2: 'w-2:|', after2: 'w+2:|' };
+
+/** The features of every token, as distinct names (shared by training and answering). */
+export function tokenFeatures(message: string, tokens: TaggedToken[]): string[][] {
+  const forms = tokens.map((t) => formsOf(t.word));
+  const out: string[][] = [];
+  let clauseStart = 0;
+  let sentenceStart = 0;
+  let clauseEnd = -1;
+  let inClause: Set<string> = new Set();
+  // The roles of the clause's words so far (kept as the clause is read: a long clause stays linear).
+  let rolesBefore: Set<string> = new Set();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (i === 0 || t.clause !== tokens[i - 1]!.clause) {
+      clauseStart = i;
+      clauseEnd = i;
+      while (clauseEnd + 1 < tokens.length && tokens[clauseEnd + 1]!.clause === t.clause) clauseEnd++;
+      // The roles present anywhere in the clause ("budget" anywhere makes "around £3,000" a constraint).
+      inClause = new Set();
+      for (let j = clauseStart; j <= clauseEnd; j++)
+        for (const name of forms[j]!.roleInClause) inClause.add(name);
+      rolesBefore = new Set();
+    }
+    if (i === 0 || t.sentence !== tokens[i - 1]!.sentence) sentenceStart = i;
+    const f = new Set<string>(forms[i]!.own);
+    const add = (names: string[]) => {
+      for (const name of names) f.add(name);
+    };
+    add(i - 1 >= clauseStart ? forms[i - 1]!.before1 : EDGE.before1);
+    add(i + 1 <= clauseEnd ? forms[i + 1]!.after1 : EDGE.after1);
+    f.add(i - 2 >= clauseStart ? forms[i - 2]!.before2 : EDGE.before2);
+    f.add(i + 2 <= clauseEnd ? forms[i + 2]!.after2 : EDGE.after2);
+    f.add(`b-:${tokens[i - 1]?.word ?? '<s>'}_${t.word}`);
+    f.add(`b+:${t.word}_${tokens[i + 1]?.word ?? '</s>'}`);
+    f.add(`cpos:${Math.min(i - clauseStart, 4)}`);
+    f.add(forms[clauseStart]!.clauseWord);
+    f.add(`c01:${tokens[clauseStart]!.word}_${tokens[clauseStart + 1]?.word ?? '</s>'}`);
+    f.add(forms[sentenceStart]!.sentenceWord);
+    if (t.before) f.add(`pb:${t.before.slice(-1)}`);
+    if (i === clauseEnd) f.add('clause-end');
+    if (i !== sentenceStart && /^\p{Lu}/u.test(message.slice(t.start, t.start + 2))) f.add('cap');
+    if (/[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) f.add('money');
+    for (const name of inClause) f.add(name);
+    for (const name of rolesBefore) f.add(name);
+    for (const name of forms[i]!.roleBefore) rolesBefore.add(name);
+    // The words that open the clause carry its role: "so that", "para que", "we are", "budget".
+    for (let j = clauseStart; j < Math.min(clauseStart + 3, i); j++) f.add(forms[j]!.leadWord);
+    for (let j = Math.max(clauseStart, i - 4); j < i - 2; j++) f.add(forms[j]!.lateWord);
+    out.push([...f]);
+  }
+  return out;
+}
+
+export interface Span {
+  key: SectionKey;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Words that never start or end an item. */
+const EDGE_STOPWORDS = new Set(
+  'and or but so the a an to of for with in on at by that which who also y o pero que de del la el los las un una unos unas en con para por a al su sus se lo le les'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Runs of tokens whose probability for `key` reaches `threshold`, as spans of the original text:
+ * a one-word gap inside a clause is bridged, a run never crosses a sentence, and function words are
+ * trimmed from both ends. `cutAtCommas` makes one item per listed feature.
+ */
+export function decodeSpans(
+  message: string,
+  tokens: TaggedToken[],
+  probs: number[],
+  key: SectionKey,
+  threshold: number,
+  cutAtCommas: boolean,
+): Span[] {
+  const inside = probs.map((p) => p >= threshold);
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    if (
+      !inside[i] &&
+      inside[i - 1] &&
+      inside[i + 1] &&
+      tokens[i - 1]!.clause === tokens[i]!.clause &&
+      tokens[i]!.clause === tokens[i + 1]!.clause &&
+      probs[i]! >= threshold / 3
+    )
+      inside[i] = true;
+  }
+  const spans: Span[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    if (!inside[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (
+      j + 1 < tokens.length &&
+      inside[j + 1] &&
+      tokens[j + 1]!.sentence === tokens[i]!.sentence &&
+      !(cutAtCommas && tokens[j + 1]!.clause !== tokens[j]!.clause)
+    )
+      j++;
+    let a = i;
+    let b = j;
+    while (a <= b && EDGE_STOPWORDS.has(tokens[a]!.word)) a++;
+    while (b >= a && EDGE_STOPWORDS.has(tokens[b]!.word)) b--;
+    if (a <= b) spans.push(spanOf(message, key, tokens[a]!.start, tokens[b]!.end));
+    i = j + 1;
+  }
+  return spans;
+}
+
+/** A span of the message, widened to the signs that belong to its numbers ("$40k", "50%"). */
+function spanOf(message: string, key: SectionKey, from: number, to: number): Span {
+  let start = from;
+  let end = to;
+  while (start > 0 && /[$€£¥₹]/u.test(message[start - 1]!)) start--;
+  while (end < message.length && /[%+]/.test(message[end]!)) end++;
+  return { key, start, end, text: message.slice(start, end) };
+}
+
+/** Labels a visitor writes before a value ("Goal: …", "Presupuesto: …"), by section. */
+const LABELS: [SectionKey, string][] = [
+  ['goal', 'goal goals objective objectives aim purpose objetivo objetivos meta metas proposito'],
+  [
+    'constraints',
+    'budget presupuesto deadline plazo plazos fecha timeline timeframe stack tech tecnologia constraints restricciones requirements requisitos duration duracion',
+  ],
+  ['audience', 'audience target publico publico_objetivo target_audience'],
+  ['style', 'style estilo look design diseno'],
+  ['features', 'features feature funcionalidades funciones caracteristicas'],
+  ['industry', 'industry sector industria rubro'],
+  ['service', 'service servicio'],
+  ['context', 'context contexto background antecedentes situacion situacion_actual'],
+];
+const LABEL_OF = new Map<string, SectionKey>();
+for (const [key, words] of LABELS) for (const label of words.split(' ')) LABEL_OF.set(label, key);
+
+/** A labelled value: the label's section, the label's first token and the value's token range (empty when last < first). */
+export interface Labelled {
+  key: SectionKey;
+  label: number;
+  first: number;
+  last: number;
+}
+
+/**
+ * The values the visitor labelled: a clause that opens with a known label of one or two words and
+ * a colon ("Goal: cut processing time", "Presupuesto: bajo"); the value runs to the end of its
+ * sentence or to the next label.
+ */
+export function labelledValues(message: string, tokens: TaggedToken[]): Labelled[] {
+  const out: Labelled[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (i > 0 && tokens[i]!.clause === tokens[i - 1]!.clause) continue;
+    for (const n of [2, 1]) {
+      const words = tokens.slice(i, i + n);
+      if (words.length < n || words.some((t, j) => j > 0 && t.before !== '')) continue;
+      const key = LABEL_OF.get(words.map((t) => t.word).join('_'));
+      if (!key || !/^\s*:/.test(message.slice(words[n - 1]!.end))) continue;
+      // The value: the words after the colon, to the end of the sentence or the next ";" (none: "style: -").
+      let last = i + n - 1;
+      while (
+        last + 1 < tokens.length &&
+        tokens[last + 1]!.sentence === tokens[i]!.sentence &&
+        !(last + 1 > i + n && tokens[last + 1]!.before.includes(';'))
+      )
+        last++;
+      out.push({ key, label: i, first: i + n, last });
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Where a gold phrase lies in the message, as a token range: its folded words found in order
+ * (exactly, else the window sharing most of its words). Null when fewer than 60 % of them are found.
+ */
+export function locatePhrase(tokens: TaggedToken[], phrase: string): [number, number] | null {
+  const words = fold(phrase).match(WORD) ?? [];
+  if (words.length === 0) return null;
+  for (let i = 0; i + words.length <= tokens.length; i++) {
+    let ok = true;
+    for (let j = 0; j < words.length && ok; j++) ok = tokens[i + j]!.word === words[j];
+    if (ok) return [i, i + words.length - 1];
+  }
+  let best: [number, number] | null = null;
+  let bestScore = 0;
+  const wanted = new Set(words);
+  for (let i = 0; i < tokens.length; i++) {
+    if (!wanted.has(tokens[i]!.word)) continue;
+    for (let j = i; j < Math.min(tokens.length, i + words.length + 3); j++) {
+      if (!wanted.has(tokens[j]!.word)) continue;
+      const found = new Set(tokens.slice(i, j + 1).map((t) => t.word));
+      let hits = 0;
+      for (const w of wanted) if (found.has(w)) hits++;
+      const score = hits / wanted.size - (j - i + 1 - hits) * 0.05;
+      if (score > bestScore) {
+        bestScore = score;
+        best = [i, j];
+      }
+    }
+  }
+  return bestScore >= 0.6 ? best : null;
+}
