@@ -117,7 +117,10 @@ export function createApp(deps: Dependencies, options: AppOptions = {}) {
         description:
           'The backend of the agency website. Backend routes answer errors as ' +
           '`{"success":false,"error":{"code","message","requestId"}}`; the AI routes under `/api/ai/*` ' +
-          'use `{"error":{"code","message"}}` with lower-case codes. Every response carries `X-Request-Id`.',
+          'use `{"error":{"code","message"}}` with lower-case codes. Every response carries `X-Request-Id`. ' +
+          'Deliberate difference from the spec: with `NODE_ENV=production`, `GET /api/leads` and ' +
+          '`GET /api/contact` need `X-Admin-Api-Key`, and `GET /api/leads/{id}` leaves out e-mail and phone ' +
+          'without it (`PUBLIC_PERSONAL_DATA_LISTS=true` restores the spec).',
       },
     });
   let builtDocument: ReturnType<typeof openApiDocument> | null = null;

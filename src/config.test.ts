@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, secretValues } from './config.ts';
+import { ConfigError, describeServices, loadConfig, secretValues } from './config.ts';
 
 function refusal(env: Record<string, string>): ConfigError {
   try {
@@ -136,6 +136,36 @@ describe('configuration', () => {
   it('lets production run without CAPTCHA only when CAPTCHA_DISABLED=true', () => {
     expect(loadConfig({ NODE_ENV: 'production', CAPTCHA_DISABLED: 'true' }).captcha.secret).toBeUndefined();
     expect(loadConfig({ NODE_ENV: 'production', CAPTCHA_SECRET: 's' }).captcha.secret).toBe('s');
+  });
+
+  it('makes the personal-data listings private in production unless PUBLIC_PERSONAL_DATA_LISTS=true, and says so', () => {
+    const production = { NODE_ENV: 'production', CAPTCHA_DISABLED: 'true' };
+    const lists = (env: Record<string, string>) => loadConfig(env).privacy.personalDataLists;
+    expect(lists({})).toBe('public');
+    expect(lists(production)).toBe('admin');
+    expect(lists({ ...production, PUBLIC_PERSONAL_DATA_LISTS: 'true' })).toBe('public');
+    expect(lists({ PUBLIC_PERSONAL_DATA_LISTS: 'false' })).toBe('admin');
+    expect(refusal({ PUBLIC_PERSONAL_DATA_LISTS: 'yes' }).variable).toBe('PUBLIC_PERSONAL_DATA_LISTS');
+    expect(describeServices(loadConfig(production)).personalDataLists).toMatch(/^need X-Admin-Api-Key/);
+    expect(describeServices(loadConfig({})).personalDataLists).toMatch(/^open to anyone/);
+  });
+
+  it('reads the retention periods with their defaults; the audit secret is a secret apart from the chat one', () => {
+    expect(loadConfig({}).privacy.retentionDays).toEqual({
+      spam: 30,
+      mail: 90,
+      chat: 180,
+      tickets: 730,
+      messages: 730,
+      leads: 0,
+    });
+    expect(loadConfig({ RETENTION_CHAT_DAYS: '7' }).privacy.retentionDays.chat).toBe(7);
+    expect(refusal({ RETENTION_MAIL_DAYS: '-1' }).variable).toBe('RETENTION_MAIL_DAYS');
+    expect(refusal({ RETENTION_SPAM_DAYS: '36501' }).variable).toBe('RETENTION_SPAM_DAYS');
+    expect(refusal({ CHAT_API_SECRET: 'same', PRIVACY_AUDIT_SECRET: 'same' }).variable).toBe(
+      'PRIVACY_AUDIT_SECRET',
+    );
+    expect(secretValues(loadConfig({ PRIVACY_AUDIT_SECRET: 'audit-key' }))).toContain('audit-key');
   });
 
   it('exits non-zero with one line naming the variable', () => {

@@ -76,6 +76,17 @@ function hasDecodableCredentials(value: string): boolean {
 const flag = (fallback: boolean) =>
   optionalString.transform((v) => (v === undefined ? fallback : v.toLowerCase() !== 'false'));
 
+/** Retention periods in days (docs/privacy.md); 0 keeps that kind until it is erased. */
+const retentionDays = (fallback: number) => integer(fallback, 0, 36_500);
+const RETENTION_VARIABLES = {
+  RETENTION_SPAM_DAYS: retentionDays(30),
+  RETENTION_MAIL_DAYS: retentionDays(90),
+  RETENTION_CHAT_DAYS: retentionDays(180),
+  RETENTION_TICKETS_DAYS: retentionDays(730),
+  RETENTION_MESSAGES_DAYS: retentionDays(730),
+  RETENTION_LEADS_DAYS: retentionDays(0),
+};
+
 export const envSchema = z.object({
   NODE_ENV: optionalString.transform((v) => v ?? 'development'),
   PORT: integer(8787, 0, 65535),
@@ -165,6 +176,11 @@ export const envSchema = z.object({
   QUEUE_LEASE_MS: integer(0, 0, 3_600_000).refine((v) => v === 0 || v >= 1000, {
     message: 'must be 0 (each queue its own) or at least 1000',
   }),
+  PUBLIC_PERSONAL_DATA_LISTS: optionalString.pipe(
+    z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  ),
+  PRIVACY_AUDIT_SECRET: optionalString,
+  ...RETENTION_VARIABLES,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -269,6 +285,26 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     "lease of a claimed job, renewed while it runs: a crashed worker's job runs again after it",
     'each queue its own (60–120 s)',
   ],
+  PUBLIC_PERSONAL_DATA_LISTS: [
+    '`true`: `GET /api/leads`, `/api/contact` and the e-mail and phone of `/api/leads/{id}` open to all (the spec); `false`: admin key',
+    '`false` when NODE_ENV=production, else `true`',
+  ],
+  PRIVACY_AUDIT_SECRET: [
+    'key of the HMAC standing for an erased address in the privacy audit log (never stored in the database)',
+    'derived from ADMIN_API_SECRET',
+  ],
+  RETENTION_SPAM_DAYS: [
+    'days spam and vendor leads, contact and support messages are kept (`0`: until erased)',
+    '`30`',
+  ],
+  RETENTION_MAIL_DAYS: [
+    "days the outbox's e-mails (once sent, stored or failed) and dead e-mail jobs are kept",
+    '`90`',
+  ],
+  RETENTION_CHAT_DAYS: ['days chat messages are kept', '`180`'],
+  RETENTION_TICKETS_DAYS: ['days support tickets and their files are kept', '`730`'],
+  RETENTION_MESSAGES_DAYS: ['days contact-form and genuine support messages are kept', '`730`'],
+  RETENTION_LEADS_DAYS: ['days leads (with their prototypes) are kept', '`0`: until erased'],
 };
 
 /** The README's configuration table, generated from ENV_DOCS. */
@@ -338,6 +374,21 @@ export interface Config {
   workersEnabled: boolean;
   /** Overrides every queue's job lease (a crashed worker's jobs are re-run this long after); null: each queue's own. */
   queueLeaseMs: number | null;
+  privacy: {
+    /** `public`: the listings of personal data are open as the spec has them; `admin`: they need the admin key. */
+    personalDataLists: 'public' | 'admin';
+    /** Keys the audit log's address hash; unset: derived from the admin secret. */
+    auditSecret: string | undefined;
+    /** Days each kind of personal data is kept; 0 keeps it until erased (docs/privacy.md). */
+    retentionDays: {
+      spam: number;
+      mail: number;
+      chat: number;
+      tickets: number;
+      messages: number;
+      leads: number;
+    };
+  };
 }
 
 export class ConfigError extends Error {
@@ -389,6 +440,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.ADMIN_API_SECRET && e.CHAT_API_SECRET && e.ADMIN_API_SECRET === e.CHAT_API_SECRET) {
     throw new ConfigError(
       'ADMIN_API_SECRET',
+      'must not equal CHAT_API_SECRET (the chat secret ships to browsers)',
+    );
+  }
+  if (e.PRIVACY_AUDIT_SECRET && e.PRIVACY_AUDIT_SECRET === e.CHAT_API_SECRET) {
+    throw new ConfigError(
+      'PRIVACY_AUDIT_SECRET',
       'must not equal CHAT_API_SECRET (the chat secret ships to browsers)',
     );
   }
@@ -470,6 +527,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
     queueLeaseMs: e.QUEUE_LEASE_MS === 0 ? null : e.QUEUE_LEASE_MS,
+    privacy: {
+      personalDataLists:
+        (e.PUBLIC_PERSONAL_DATA_LISTS ?? (e.NODE_ENV === 'production' ? 'false' : 'true')) === 'true'
+          ? 'public'
+          : 'admin',
+      auditSecret: e.PRIVACY_AUDIT_SECRET,
+      retentionDays: {
+        spam: e.RETENTION_SPAM_DAYS,
+        mail: e.RETENTION_MAIL_DAYS,
+        chat: e.RETENTION_CHAT_DAYS,
+        tickets: e.RETENTION_TICKETS_DAYS,
+        messages: e.RETENTION_MESSAGES_DAYS,
+        leads: e.RETENTION_LEADS_DAYS,
+      },
+    },
   };
 }
 
@@ -491,6 +563,7 @@ export function secretValues(config: Config): string[] {
     config.ai?.apiKey,
     config.prototypes.v0.apiKey,
     config.pagespeed.apiKey,
+    config.privacy.auditSecret,
   ].filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
@@ -513,5 +586,9 @@ export function describeServices(config: Config): Record<string, string> {
     pagespeed: config.pagespeed.apiKey ? 'pagespeed insights' : 'local lighthouse',
     prototypes: config.prototypes.generator,
     tracing: config.otlpEndpoint ? `otlp (${new URL(config.otlpEndpoint).host})` : 'trace ids in logs only',
+    personalDataLists:
+      config.privacy.personalDataLists === 'admin'
+        ? 'need X-Admin-Api-Key (GET /api/leads, /api/contact; e-mail and phone of /api/leads/{id})'
+        : 'open to anyone, as the spec has them (PUBLIC_PERSONAL_DATA_LISTS)',
   };
 }

@@ -57,6 +57,9 @@ export async function createDependencies(
   const crmRecords = Object.assign({}, ...features.map((feature) => feature.crmRecords ?? {}));
   worker.register(crmQueueDefinition(infrastructure, crmRecords));
   for (const feature of features) for (const queue of feature.queues ?? []) worker.register(queue);
+  for (const feature of features) {
+    for (const part of feature.personalData ?? []) infrastructure.personalData.register(part);
+  }
 
   const housekeeping = new Housekeeping(
     [

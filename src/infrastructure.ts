@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
 import { latestMigrationName, migrateToLatest } from './db/migrate.ts';
+import { PersonalDataRegistry } from './db/personal-data.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
 import { Readiness } from './db/readiness.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
@@ -79,6 +80,8 @@ export interface Infrastructure {
   readiness: Readiness;
   /** Makes the spans of requests, jobs and outbound calls (ids only, or OpenTelemetry: tracing/). */
   tracer: Tracer;
+  /** Every feature's personal-data part (find, export, erase, retention), registered once built. */
+  personalData: PersonalDataRegistry;
 }
 
 export interface InfrastructureOverrides {
@@ -189,6 +192,7 @@ export async function createInfrastructure(
       timeoutMs: overrides.readinessTimeoutMs,
     }),
     tracer,
+    personalData: new PersonalDataRegistry(),
   };
   return {
     infrastructure,

@@ -23,6 +23,7 @@ import {
   prototypeQuotaHoldsTable,
 } from '../src/features/leads/quota.ts';
 import { leadsTable } from '../src/features/leads/store.ts';
+import { privacyAuditTable, privacyCrmErasuresTable } from '../src/features/privacy/store.ts';
 import { prototypeAttemptsTable, prototypeEventsTable } from '../src/features/prototypes/store.ts';
 import {
   supportAttachmentsTable,
@@ -68,6 +69,8 @@ const TABLES = {
   support_attachments: supportAttachmentsTable,
   service_settings: serviceSettingsTable,
   classification_corrections: classificationCorrectionsTable,
+  privacy_audit: privacyAuditTable,
+  privacy_crm_erasures: privacyCrmErasuresTable,
 } satisfies Record<keyof Database, TableSpec>;
 
 /** Exactly the same type (not merely assignable either way). */

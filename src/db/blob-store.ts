@@ -53,3 +53,20 @@ export async function getBlob(db: DbOrTx, id: string): Promise<Buffer | null> {
     ? content
     : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
 }
+
+/**
+ * Deletes blobs by id in the caller's transaction (the rows that named them go in the same one, first:
+ * their foreign keys point here). Blobs live in the database, so the bytes go with the commit and a
+ * crash before it leaves both in place: no row ever names a deleted blob.
+ */
+export async function deleteBlobs(db: DbOrTx, ids: readonly string[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < ids.length; i += 200) {
+    const result = await db
+      .deleteFrom('blobs')
+      .where('id', 'in', ids.slice(i, i + 200))
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
+}

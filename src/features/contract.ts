@@ -1,5 +1,6 @@
 import type { Hono, Schema } from 'hono';
 import type { HousekeepingTask } from '../db/housekeeping.ts';
+import type { PersonalDataPart } from '../db/personal-data.ts';
 import type { AppEnv } from '../http/env.ts';
 import type { PathProperties } from '../http/paths.ts';
 import type { Infrastructure } from '../infrastructure.ts';
@@ -33,6 +34,11 @@ export interface FeatureParts {
   crmRecords?: Readonly<Record<string, CrmRecordSource>>;
   /** Deletions of what has expired, run by every instance's housekeeping with the shared ones. */
   housekeeping?: readonly HousekeepingTask[];
+  /**
+   * What it holds about people: found by address, exported, erased in the erasure's transaction,
+   * expired by its retention rules (`db/personal-data.ts`; the privacy feature runs them).
+   */
+  personalData?: readonly PersonalDataPart[];
   /** Writes out what it buffers; called at shutdown before the database closes (and by tests). */
   flush?(): Promise<void>;
 }

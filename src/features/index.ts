@@ -10,6 +10,7 @@ import { healthModule } from './health/module.ts';
 import { leadsModule } from './leads/module.ts';
 import { metricsModule } from './metrics/module.ts';
 import { postsModule } from './posts/module.ts';
+import { privacyModule } from './privacy/module.ts';
 import { prototypesModule } from './prototypes/module.ts';
 import { seoModule } from './seo/module.ts';
 import { supportModule } from './support/module.ts';
@@ -32,5 +33,6 @@ export const FEATURES: readonly FeatureModule[] = [
   analyticsModule,
   aiModule,
   supportModule,
+  privacyModule,
   adminModule,
 ];

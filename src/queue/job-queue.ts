@@ -5,7 +5,7 @@ import { bigint, integer, type RowOf, table, text } from '../db/table-spec.ts';
 import { activeSpanContext } from '../tracing/context.ts';
 import { formatTraceparent } from '../tracing/trace-context.ts';
 
-/** The `jobs` table (migrations 0001, 0014). */
+/** The `jobs` table (migrations 0001, 0015). */
 export const jobsTable = table({
   id: text(),
   queue: text(),

@@ -27,6 +27,7 @@ const SECRETS = {
   AI_API_KEY: 'sk-ai-SECRET-0c2e4a6b8d',
   V0_API_KEY: 'v0-SECRET-6a8c0e2b4f',
   PAGESPEED_API_KEY: 'psi-SECRET-3b5d7f9a1c',
+  PRIVACY_AUDIT_SECRET: 'audit-SECRET-7d9f1b3c5e',
 };
 
 const PSI_FIXTURE = readFileSync(new URL('../support/fixtures/psi-response.json', import.meta.url), 'utf8');
@@ -138,6 +139,7 @@ beforeAll(async () => {
     V0_API_KEY: SECRETS.V0_API_KEY,
     V0_API_URL: `${v0.url}/v1`,
     PAGESPEED_API_KEY: SECRETS.PAGESPEED_API_KEY,
+    PRIVACY_AUDIT_SECRET: SECRETS.PRIVACY_AUDIT_SECRET,
     PAGESPEED_API_URL: `${psi.url}/runPagespeed`,
     WORDPRESS_API_URL: `${wordpress.url}/wp-json/wp/v2`,
   });
@@ -225,6 +227,12 @@ async function session() {
     call('/api/posts/cache', { method: 'DELETE', headers: { 'x-cache-api-key': SECRETS.CACHE_API_SECRET } }),
   );
   await waitFor(() => smtpMessages > 0 && pipedrive.deals.length > 0, 15_000);
+  // The erasure (its audit hash is keyed by PRIVACY_AUDIT_SECRET) reaching the CRM, and the audit look-up.
+  await note(
+    'erase',
+    call('/admin/api/personal-data?email=ok@example.com&crm=true', { method: 'DELETE', headers: admin }),
+  );
+  await note('audit', call('/admin/api/privacy/audit?email=ok@example.com', { headers: admin }));
 
   // Every outside service failing.
   failing = true;
@@ -253,6 +261,10 @@ async function session() {
   await note(
     'diagnostic, key refused',
     call('/api/diagnostic/analyze', { body: { url: 'https://example.org/' } }),
+  );
+  await note(
+    'erase, CRM down',
+    call('/admin/api/personal-data?email=trusted@example.com&crm=true', { method: 'DELETE', headers: admin }),
   );
   // Wrong keys that contain the right one (a log of the presented header would leak it).
   await note(
@@ -296,6 +308,8 @@ describe('no secret in logs', () => {
     expect(statuses['recommend, key refused']).toBe(502);
     expect(statuses['diagnostic, key refused']).toBe(502);
     expect(statuses['admin, wrong key']).toBe(401);
+    expect(statuses.erase).toBe(200);
+    expect(statuses['erase, CRM down']).toBe(200);
     expect(smtpAuthFailures).toBeGreaterThan(0);
     expect(smtpMessages).toBeGreaterThan(0);
 
@@ -304,6 +318,10 @@ describe('no secret in logs', () => {
     expect(output.length).toBeGreaterThan(1000);
     // Some failure was logged at all (the greps below are not vacuous).
     expect(output).toMatch(/"level":(40|50)/);
+    // Personal data is not a log's business either: the addresses sent in the session appear nowhere.
+    for (const address of ['ok@example.com', 'trusted@example.com', 'ana@example.com']) {
+      expect(output, address).not.toContain(address);
+    }
     const leaked = Object.entries(SECRETS).filter(([, value]) => output.includes(value));
     if (process.env.SHOW_LEAKS)
       for (const line of server.output)

@@ -4,7 +4,9 @@ import { type RecordedRequest, type StandIn, sendJson, startStandIn } from './st
 /**
  * A local stand-in for Pipedrive's API (tests only): persons, organizations and deals on API v2
  * (`/api/v2/…`; their retired v1 endpoints answer 410), notes on v1, held in memory; search by exact
- * e-mail / name and by title substring, a deal's notes listed; the token checked in the `x-api-token`
+ * e-mail / name and by title substring, a person's deals (`GET /api/v2/deals?person_id=`, one page),
+ * a deal's or a person's notes listed; persons, deals and notes deleted (`DELETE …/{id}`, 404 once
+ * gone, `{success, data: {id}}` as Pipedrive answers); the token checked in the `x-api-token`
  * header only. `fail` makes chosen calls answer 500 (e.g. `() => true` for an outage, or only
  * `POST /v1/notes`).
  */
@@ -15,7 +17,7 @@ export interface PipedriveStandIn {
   persons: { id: number; name: string; email: string; org_id: number | null }[];
   organizations: { id: number; name: string }[];
   deals: { id: number; title: string; person_id: number; org_id: number | null }[];
-  notes: { id: number; content: string; deal_id: number }[];
+  notes: { id: number; content: string; deal_id: number; person_id?: number | null }[];
   fail: (req: RecordedRequest) => boolean;
   /** Milliseconds every call waits before it is answered (a slow CRM). */
   delayMs: number;
@@ -67,6 +69,16 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
     if (/^\/v1\/(?:persons|organizations|deals)(?:\/|$)/.test(url.pathname)) {
       return sendJson(res, 410, { success: false, error: 'This endpoint is retired; use API v2.' });
     }
+    const deletion = /^(?:\/api\/v2\/(persons|deals)|\/v1\/(notes))\/(\d+)$/.exec(url.pathname);
+    if (req.method === 'DELETE' && deletion) {
+      const list: { id: number }[] =
+        deletion[1] === 'persons' ? state.persons : deletion[1] === 'deals' ? state.deals : state.notes;
+      const id = Number(deletion[3]);
+      const at = list.findIndex((item) => item.id === id);
+      if (at < 0) return sendJson(res, 404, { success: false, error: 'Item not found' });
+      list.splice(at, 1);
+      return sendJson(res, 200, { success: true, data: { id } });
+    }
     switch (key) {
       case 'GET /api/v2/persons/search':
         return search(state.persons.filter((p) => p.email.toLowerCase() === term));
@@ -75,8 +87,26 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
       case 'GET /api/v2/deals/search':
         return search(state.deals.filter((d) => d.title.toLowerCase().includes(term)));
       case 'GET /v1/notes': {
-        const dealId = Number(url.searchParams.get('deal_id'));
-        return sendJson(res, 200, { success: true, data: state.notes.filter((n) => n.deal_id === dealId) });
+        const dealId = url.searchParams.get('deal_id');
+        const personId = url.searchParams.get('person_id');
+        const notes = state.notes.filter(
+          (n) =>
+            (dealId === null || n.deal_id === Number(dealId)) &&
+            (personId === null || n.person_id === Number(personId)),
+        );
+        return sendJson(res, 200, {
+          success: true,
+          data: notes,
+          additional_data: { pagination: { start: 0, more_items_in_collection: false } },
+        });
+      }
+      case 'GET /api/v2/deals': {
+        const personId = Number(url.searchParams.get('person_id'));
+        return sendJson(res, 200, {
+          success: true,
+          data: state.deals.filter((d) => d.person_id === personId),
+          additional_data: { next_cursor: null },
+        });
       }
       case 'POST /api/v2/persons': {
         const email = (body.emails as { value: string }[] | undefined)?.[0]?.value ?? '';
@@ -105,7 +135,12 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
         return created(deal);
       }
       case 'POST /v1/notes': {
-        const note = { id: nextId++, content: String(body.content), deal_id: Number(body.deal_id) };
+        const note = {
+          id: nextId++,
+          content: String(body.content),
+          deal_id: Number(body.deal_id),
+          person_id: typeof body.person_id === 'number' ? body.person_id : null,
+        };
         state.notes.push(note);
         return created(note);
       }

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Engine } from '../../src/db/database.ts';
 import { createDependencies, type Dependencies, type DependencyOverrides } from '../../src/dependencies.ts';
+import type { FeatureModule } from '../../src/features/contract.ts';
 import type { EdgeHook } from '../../src/http/edge-hooks.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   edgeHooks?: readonly EdgeHook[];
   /** Adds routes to the app (e.g. a test-only route) before it serves. */
   extend?: (app: ReturnType<typeof createApp>) => void;
+  /** The features to build instead of `FEATURES` (e.g. with a test-only one added). */
+  modules?: readonly FeatureModule[];
 }
 
 /** Test defaults: no outside service, workers started by the test itself (via `deps.worker.drain`). */
@@ -70,7 +73,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
   const logger: Logger = createLogger(options.logLevel ?? 'info', logs.stream, [], {
     instanceId: config.instanceId,
   });
-  const deps = await createDependencies(config, logger, { ...options.overrides, database: database.handle });
+  const deps = await createDependencies(
+    config,
+    logger,
+    { ...options.overrides, database: database.handle },
+    options.modules,
+  );
   const app = createApp(deps, { edgeHooks: options.edgeHooks });
   options.extend?.(app);
   return {
@@ -97,7 +105,12 @@ export async function startTestServer(
   const config = testConfig({ DATABASE_URL: database.url, ...options.env });
   const logs = new LogCapture();
   const logger = createLogger(options.logLevel ?? 'info', logs.stream, [], { instanceId: config.instanceId });
-  const deps = await createDependencies(config, logger, { ...options.overrides, database: database.handle });
+  const deps = await createDependencies(
+    config,
+    logger,
+    { ...options.overrides, database: database.handle },
+    options.modules,
+  );
   const app = createApp(deps, { edgeHooks: options.edgeHooks });
   options.extend?.(app);
   const server = await startServer(deps, app);

@@ -5,6 +5,11 @@ import type { AppEnv } from '../../http/env.ts';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import {
+  ADMIN_KEY_OPTIONAL,
+  PRIVATE_IN_PRODUCTION,
+  personalDataListGuard,
+} from '../../http/personal-data-lists.ts';
 import { rateLimiter } from '../../http/rate-limit.ts';
 import { RATE_LIMIT_HEADER } from '../../http/rate-limit-fields.ts';
 import { describeZodError } from '../../text/validation-message.ts';
@@ -101,11 +106,14 @@ const listRoute = createRoute({
   path: '/api/contact',
   tags: ['Contact'],
   summary: 'List contact submissions, newest first',
-  description: `Paginated with \`page\` and \`limit\`, or every submission with \`?all=true\` (pages of ${L.list.allCap}: past that, \`page=2\`…).`,
+  description: `Paginated with \`page\` and \`limit\`, or every submission with \`?all=true\` (pages of ${L.list.allCap}: past that, \`page=2\`…). ${PRIVATE_IN_PRODUCTION}`,
+  security: ADMIN_KEY_OPTIONAL,
+  middleware: [personalDataListGuard] as const,
   request: { query: ContactListQuery },
   responses: {
     200: { description: 'Submissions', content: { 'application/json': { schema: ContactList } } },
     400: { description: 'Invalid query (`VALIDATION_ERROR`)' },
+    401: { description: 'Production without the admin key (`UNAUTHORIZED`)' },
   },
 });
 

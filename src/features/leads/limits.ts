@@ -23,6 +23,12 @@ export const LEAD_SUBMIT_WINDOW_MS = 60 * 60 * 1000;
 /** The header a trusted caller (the sales agent, with X-Chat-Api-Key) names the visitor's IP in. */
 export const END_USER_IP_HEADER = 'X-End-User-IP';
 
+/**
+ * `X-Chat-Session-Id`, where a trusted caller names the chat session the lead comes from: at most as
+ * long as the chat's own session ids. Erasing the lead erases that session.
+ */
+export const CHAT_SESSION_ID_MAX = 128;
+
 /** An identical submission (same e-mail, same answers) within this window returns the first lead. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 

@@ -2,6 +2,7 @@ import { conversionRecorder } from '../analytics/port.ts';
 import type { FeatureModule } from '../contract.ts';
 import { prototypePorts } from '../prototypes/port.ts';
 import { LEAD_CRM_SOURCE, leadCrmSource } from './crm-sync.ts';
+import { leadPersonalData } from './personal-data.ts';
 import { prototypeQuota } from './port.ts';
 import { leadRoutes } from './routes.ts';
 
@@ -15,5 +16,6 @@ export const leadsModule: FeatureModule = {
       conversions: conversionRecorder(infra),
     }),
     crmRecords: { [LEAD_CRM_SOURCE]: leadCrmSource },
+    personalData: [leadPersonalData(infra.config)],
   }),
 };

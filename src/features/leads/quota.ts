@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
-import { type Db, engineOf, withTransaction } from '../../db/database.ts';
+import { type Db, type DbOrTx, engineOf, withTransaction } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts';
 import { limitKey } from '../../http/client-ip.ts';
@@ -87,6 +87,24 @@ async function takeWriteLock(tx: Transaction<Database>): Promise<void> {
     .execute();
 }
 
+function emailBucketKey(salt: string, email: string): string {
+  const hash = createHmac('sha256', salt).update(`email:${email.trim().toLowerCase()}`).digest('hex');
+  return `email:${hash.slice(0, 40)}`;
+}
+
+/**
+ * The stored key of an address's bucket (a salted hash): the counters and holds under it are that
+ * address's. Reads the salt through `db`, so it works inside a transaction.
+ */
+export async function emailBucketOf(db: DbOrTx, email: string): Promise<string> {
+  const row = await db
+    .selectFrom('lead_settings')
+    .select('value')
+    .where('name', '=', 'bucket_salt')
+    .executeTakeFirstOrThrow();
+  return emailBucketKey(row.value, email);
+}
+
 /** `YYYY-MM` of the UTC month containing `now`. */
 export function monthKey(now: number): string {
   return new Date(now).toISOString().slice(0, 7);
@@ -148,9 +166,7 @@ export class PrototypeQuota {
 
   async #bucketKeys(buckets: QuotaBuckets): Promise<string[]> {
     const salt = await this.#loadSalt();
-    const keys = [
-      `email:${createHmac('sha256', salt).update(`email:${buckets.email.trim().toLowerCase()}`).digest('hex').slice(0, 40)}`,
-    ];
+    const keys = [emailBucketKey(salt, buckets.email)];
     const ipHash = await this.hashIp(buckets.ip);
     if (ipHash) keys.push(`ip:${ipHash.slice(IP_HASH_PREFIX.length)}`);
     // A fixed order, so concurrent reservations lock counters in the same order (no deadlock).

@@ -6,6 +6,12 @@ import type { AppEnv } from '../../http/env.ts';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
+import {
+  ADMIN_KEY_OPTIONAL,
+  mayReadPersonalData,
+  PRIVATE_IN_PRODUCTION,
+  personalDataListGuard,
+} from '../../http/personal-data-lists.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
 import type { AnalyticsContextInput, ConversionRecorder } from '../analytics/port.ts';
@@ -16,7 +22,7 @@ import {
   repeatedChatPrototype,
 } from '../prototypes/port.ts';
 import { LeadRefusal } from './errors.ts';
-import { END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
+import { CHAT_SESSION_ID_MAX, END_USER_IP_HEADER, LEAD_SUBMIT_WINDOW_MS } from './limits.ts';
 import type { PrototypeQuota } from './quota.ts';
 import {
   LeadCreated,
@@ -118,6 +124,15 @@ const createLeadRoute = createRoute({
   request: {
     headers: z.object({
       'x-chat-api-key': z.string().optional().openapi({ description: 'Trusted chat path: skips CAPTCHA' }),
+      'x-chat-session-id': z
+        .string()
+        .max(CHAT_SESSION_ID_MAX, `must be at most ${CHAT_SESSION_ID_MAX} characters`)
+        .optional()
+        .openapi({
+          description:
+            'Trusted chat path only: the chat session the lead comes from, kept with the lead so that ' +
+            'erasing the person erases that conversation too (ignored without a valid `X-Chat-Api-Key`)',
+        }),
     }),
     body: { required: true, content: { 'application/json': { schema: LeadSubmission } } },
   },
@@ -159,11 +174,13 @@ const listRoute = createRoute({
   path: '/api/leads',
   tags: ['Leads'],
   summary: 'List leads, newest first',
-  description: '`page` (default 1) and `limit` (default 20, at most 100), or `all=true` for every lead.',
+  description: `\`page\` (default 1) and \`limit\` (default 20, at most 100), or \`all=true\` for every lead. ${PRIVATE_IN_PRODUCTION}`,
+  security: ADMIN_KEY_OPTIONAL,
+  middleware: [personalDataListGuard] as const,
   request: { query: LeadListQuery },
   responses: {
     200: { description: 'A page of leads', content: { 'application/json': { schema: LeadList } } },
-    ...errorResponses({ 400: 'VALIDATION_ERROR' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED (production, without the admin key)' }),
   },
 });
 
@@ -172,6 +189,12 @@ const getRoute = createRoute({
   path: '/api/leads/{id}',
   tags: ['Leads'],
   summary: 'One lead',
+  description:
+    'Open (the preview flow reads it). Deliberate difference from the spec: with `NODE_ENV=production` ' +
+    'the answer leaves out `email` and `phone` unless a valid `X-Admin-Api-Key` is sent, so a lead id ' +
+    '(which travels in preview links) does not reveal how to reach the person; ' +
+    '`PUBLIC_PERSONAL_DATA_LISTS=true` restores them for everyone.',
+  security: ADMIN_KEY_OPTIONAL,
   request: { params: LeadIdParam },
   responses: {
     200: {
@@ -211,7 +234,12 @@ export function leadRoutes(ports: LeadPorts) {
       const result = await mapErrors(
         submitLead(
           { ...deps, quota: ports.quota, logger: c.env.logger },
-          { body: c.req.valid('json'), trusted, clientIp: ip },
+          {
+            body: c.req.valid('json'),
+            trusted,
+            clientIp: ip,
+            chatSessionId: c.req.valid('header')['x-chat-session-id']?.trim() || null,
+          },
         ),
         toApiError,
       );
@@ -281,6 +309,9 @@ export function leadRoutes(ports: LeadPorts) {
     .openapi(getRoute, async (c) => {
       const lead = await getLead(c.env.deps.db, c.req.valid('param').id);
       if (!lead) throw new ApiError('NOT_FOUND', 'No lead has this id.');
-      return c.json({ success: true as const, lead: toLeadView(lead) }, 200);
+      const view = toLeadView(lead);
+      if (mayReadPersonalData(c)) return c.json({ success: true as const, lead: view }, 200);
+      const { email: _email, phone: _phone, ...withoutContact } = view;
+      return c.json({ success: true as const, lead: withoutContact }, 200);
     });
 }

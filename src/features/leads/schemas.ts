@@ -119,8 +119,12 @@ export const LeadView = z
     classificationReason: z.string(),
     classifiedBy: z.enum(['llm', 'builtin']),
     name: z.string(),
-    email: z.string(),
-    phone: z.string().nullable(),
+    email: z.string().optional().openapi({
+      description: 'Left out by `GET /api/leads/{id}` in production without the admin key',
+    }),
+    phone: z.string().nullable().optional().openapi({
+      description: 'Left out by `GET /api/leads/{id}` in production without the admin key',
+    }),
     company: z.string().nullable(),
     position: z.string().nullable(),
     steps: z.record(z.string(), z.unknown()),

@@ -35,6 +35,8 @@ export const leadsTable = table({
   crm_deal_id: bigint().orNull(),
   crm_note_id: bigint().orNull(),
   submission_key: text().orNull(),
+  /** The chat session the sales agent submitted the lead from (`X-Chat-Session-Id`), migration 0014. */
+  chat_session_id: text().orNull(),
   created_at: bigint(),
   updated_at: bigint(),
 });
@@ -84,6 +86,7 @@ export interface Lead {
   prototypeKind: PrototypeKind | null;
   clientIpHash: string | null;
   pipedrive: PipedriveOutcome | null;
+  chatSessionId: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -124,14 +127,16 @@ function toLead(row: LeadRow): Lead {
     prototypeKind: row.prototype_kind,
     clientIpHash: row.client_ip_hash,
     pipedrive: row.pipedrive ? (JSON.parse(row.pipedrive) as PipedriveOutcome) : null,
+    chatSessionId: row.chat_session_id,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
 }
 
-export interface NewLead extends Omit<Lead, 'pipedrive' | 'updatedAt'> {
+export interface NewLead extends Omit<Lead, 'pipedrive' | 'updatedAt' | 'chatSessionId'> {
   trusted: boolean;
   submissionKey: string | null;
+  chatSessionId?: string | null;
 }
 
 /**
@@ -166,6 +171,7 @@ export async function insertLead(db: DbOrTx, lead: NewLead): Promise<boolean> {
       crm_deal_id: null,
       crm_note_id: null,
       submission_key: lead.submissionKey,
+      chat_session_id: lead.chatSessionId ?? null,
       created_at: lead.createdAt,
       updated_at: lead.createdAt,
     })

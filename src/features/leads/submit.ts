@@ -57,6 +57,8 @@ export interface SubmitRequest {
   /** A valid X-Chat-Api-Key was sent: CAPTCHA and the wizard-value check are skipped. */
   trusted: boolean;
   clientIp: string | null;
+  /** The sales agent's chat session the lead comes from (trusted requests only), so erasure finds it. */
+  chatSessionId?: string | null;
 }
 
 export interface LeadCreatedResponse {
@@ -260,6 +262,7 @@ export async function submitLead(deps: LeadDeps, request: SubmitRequest): Promis
       clientIpHash,
       trusted,
       submissionKey: key,
+      chatSessionId: trusted ? (request.chatSessionId ?? null) : null,
       createdAt: now,
     });
     if (stored) await queueSideEffects({ ...deps, db: tx, jobs: new JobQueue(tx) }, id, status);

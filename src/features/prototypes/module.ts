@@ -1,5 +1,6 @@
 import type { FeatureModule } from '../contract.ts';
 import { prototypeContext, prototypePorts } from './context.ts';
+import { prototypePersonalData } from './personal-data.ts';
 import { prototypeQueueDefinition } from './queue.ts';
 import { prototypeRoutes } from './routes.ts';
 
@@ -11,6 +12,7 @@ export const prototypesModule: FeatureModule = {
     return {
       routes: prototypeRoutes(ports),
       queues: [prototypeQueueDefinition(() => prototypeContext(ports))],
+      personalData: [prototypePersonalData],
     };
   },
 };

@@ -35,19 +35,41 @@ export interface CrmSyncOptions {
   onProgress(ids: Partial<CrmIds>): Promise<void>;
 }
 
+/** A person to delete from the CRM (an erasure request): found by address, and by the ids we kept. */
+export interface CrmErasureInput {
+  email: string;
+  /** Objects this service created and kept the ids of (the address may have changed in the CRM since). */
+  known: { personIds: number[]; dealIds: number[]; noteIds: number[] };
+}
+
+/** How many objects were deleted (those already gone are not counted). */
+export interface CrmErasureResult {
+  persons: number;
+  deals: number;
+  notes: number;
+}
+
 export interface CrmClient {
   readonly enabled: boolean;
   /** Returns the ids of the synced objects; throws CrmError on failure. */
   syncLead(input: CrmLeadInput, options: CrmSyncOptions): Promise<CrmIds>;
+  /**
+   * Deletes the persons with this address (and the known ones), their deals and the notes on either;
+   * idempotent (what is already gone is skipped), so a retry finishes what a failed attempt began.
+   */
+  erasePerson(input: CrmErasureInput, options: { signal: AbortSignal }): Promise<CrmErasureResult>;
 }
 
 export class CrmError extends Error {
   override name = 'CrmError';
   /** True when retrying cannot help (bad token, rejected payload). */
   readonly permanent: boolean;
-  constructor(message: string, permanent = false) {
+  /** The HTTP status the CRM answered, when it answered. */
+  readonly status: number | null;
+  constructor(message: string, permanent = false, status: number | null = null) {
     super(message);
     this.permanent = permanent;
+    this.status = status;
   }
 }
 
@@ -56,5 +78,8 @@ export class SkippedCrm implements CrmClient {
   readonly enabled = false;
   async syncLead(): Promise<CrmIds> {
     throw new CrmError('CRM sync skipped: PIPEDRIVE_API_TOKEN is not set', true);
+  }
+  async erasePerson(): Promise<CrmErasureResult> {
+    throw new CrmError('CRM erasure skipped: PIPEDRIVE_API_TOKEN is not set', true);
   }
 }

@@ -1,90 +1,40 @@
-import { tracedFetch } from '../../tracing/outbound.ts';
 import {
   type CrmClient,
+  type CrmErasureInput,
+  type CrmErasureResult,
   CrmError,
   type CrmIds,
   type CrmLeadInput,
   type CrmSyncOptions,
   SkippedCrm,
 } from './crm.ts';
-
-interface PipedriveEnvelope<T> {
-  success?: boolean;
-  data?: T;
-  error?: string;
-}
+import { type ApiVersion, type CallOptions, PipedriveApi, PREFIX } from './pipedrive-api.ts';
+import { erasePipedrivePerson } from './pipedrive-erasure.ts';
 
 interface SearchData {
   items?: { item?: { id?: number; title?: string } }[];
 }
 
 /**
- * Which API version serves a path. Persons, organizations, deals and their searches are API v2
- * (`/api/v2/…`): their v1 endpoints were deprecated on 2026-01-01 and are out of support since
- * 2026-08-01. Notes have no v2 equivalent and stay on v1 (`/v1/notes`).
- */
-type ApiVersion = 'v1' | 'v2';
-const PREFIX: Record<ApiVersion, string> = { v1: '/v1', v2: '/api/v2' };
-
-/**
- * Pipedrive's REST API with API-token authentication, the token in the `x-api-token` header (never in
- * the URL, where proxies and logs would keep it). Every call carries the caller's signal.
+ * The CRM in Pipedrive (over `PipedriveApi`): a lead synced as person, organization, deal and note;
+ * a person erased with their deals and notes (`pipedrive-erasure.ts`).
  */
 export class PipedriveClient implements CrmClient {
   readonly enabled = true;
-  readonly #token: string;
-  readonly #baseUrl: string;
+  readonly #api: PipedriveApi;
 
   constructor(options: { token: string; apiUrl: string }) {
-    this.#token = options.token;
-    this.#baseUrl = options.apiUrl.replace(/\/+$/, '');
+    this.#api = new PipedriveApi(options);
   }
 
-  async #call<T>(
+  #call<T>(
     method: 'GET' | 'POST',
     version: ApiVersion,
     path: string,
     signal: AbortSignal,
-    options: { query?: Record<string, string>; body?: unknown } = {},
-  ): Promise<T> {
-    const url = new URL(`${this.#baseUrl}${PREFIX[version]}${path}`);
-    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-    const endpoint = `${method} ${PREFIX[version]}${path}`;
-    let res: Response;
-    try {
-      res = await tracedFetch(
-        'pipedrive',
-        { 'http.request.method': method, 'url.path': url.pathname },
-        (trace) =>
-          fetch(url, {
-            method,
-            headers: {
-              accept: 'application/json',
-              'x-api-token': this.#token,
-              ...(options.body ? { 'content-type': 'application/json' } : {}),
-              ...trace,
-            },
-            body: options.body ? JSON.stringify(options.body) : undefined,
-            signal,
-          }),
-      );
-    } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-      throw new CrmError(`Pipedrive ${endpoint} ${reason}`);
-    }
-    const text = await res.text();
-    let envelope: PipedriveEnvelope<T> | null = null;
-    try {
-      envelope = JSON.parse(text) as PipedriveEnvelope<T>;
-    } catch {
-      envelope = null;
-    }
-    if (!res.ok || !envelope || envelope.success === false) {
-      const permanent = [400, 401, 403, 404, 410, 422].includes(res.status);
-      const detail = envelope?.error ? `: ${String(envelope.error).slice(0, 200)}` : '';
-      throw new CrmError(`Pipedrive ${endpoint} answered ${res.status}${detail}`, permanent);
-    }
-    return envelope.data as T;
+    options?: CallOptions,
+  ) {
+    return this.#api.call<T>(method, version, path, signal, options);
   }
 
   async #searchId(path: string, term: string, field: string, exact: boolean, signal: AbortSignal) {
@@ -192,6 +142,10 @@ export class PipedriveClient implements CrmClient {
       await options.onProgress({ noteId: ids.noteId });
     }
     return ids;
+  }
+
+  erasePerson(input: CrmErasureInput, options: { signal: AbortSignal }): Promise<CrmErasureResult> {
+    return erasePipedrivePerson(this.#api, input, options.signal);
   }
 }
 

@@ -5,15 +5,16 @@ import { initContact, showContact } from './view-contact.js';
 import { showDetail } from './view-detail.js';
 import { initLeads, showLeads } from './view-leads.js';
 import { initMail, showMail } from './view-mail.js';
+import { initPrivacy, showPrivacy } from './view-privacy.js';
 import { initQueues, showQueues } from './view-queues.js';
 import { initSupport, showSupport } from './view-support.js';
 
 /**
  * The dashboard: a sign-in form, then views chosen by the URL fragment (#/leads, #/lead/<id>,
- * #/contact, #/support, #/mail, #/queues, #/analytics). The admin key lives in sessionStorage only.
+ * #/contact, #/support, #/mail, #/queues, #/analytics, #/privacy). The admin key lives in sessionStorage only.
  */
 
-const VIEWS = ['login', 'leads', 'detail', 'contact', 'support', 'mail', 'queues', 'analytics'];
+const VIEWS = ['login', 'leads', 'detail', 'contact', 'support', 'mail', 'queues', 'analytics', 'privacy'];
 
 const app = {
   features: { analytics: false, prototypes: false },
@@ -95,6 +96,9 @@ async function route() {
   } else if (hash === '#/analytics') {
     showView('analytics');
     await showAnalytics(app);
+  } else if (hash === '#/privacy') {
+    showView('privacy');
+    await showPrivacy(app);
   } else {
     showView('leads');
     await showLeads(app);
@@ -132,6 +136,7 @@ function start() {
   initMail(app);
   initQueues(app);
   initAnalytics(app);
+  initPrivacy(app);
   $('#login-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const key = $('#admin-key').value.trim();

@@ -115,4 +115,5 @@ export const api = {
   /** `body`, when given, is sent as JSON. */
   post: (path, body) => call('POST', path, undefined, body),
   download,
+  delete: (path, params) => call('DELETE', path, params),
 };

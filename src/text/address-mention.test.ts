@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { containsPattern, mentionsAddress } from './address-mention.ts';
+
+describe('mentionsAddress', () => {
+  const ana = 'ana@example.co';
+
+  it('finds the whole address in any case and wrapping', () => {
+    for (const text of [
+      'ana@example.co',
+      'Write to ANA@Example.CO please',
+      '["ana@example.co"]',
+      'Ana <ana@example.co>',
+      'mailto:ana@example.co',
+      'at ana@example.co.',
+      'ana@example.co, bea@example.com',
+      '"to":"x@y.z","cc":["ana@example.co"]',
+    ]) {
+      expect(mentionsAddress(text, ana), text).toBe(true);
+    }
+  });
+
+  it("does not take someone else's address that contains it", () => {
+    for (const text of [
+      'juana@example.co',
+      'ana@example.com',
+      'ana@example.co.uk',
+      'ana@example.co-op.example',
+      'maria.ana@example.co',
+      'x+ana@example.co',
+      'ñana@example.co',
+      '',
+    ]) {
+      expect(mentionsAddress(text, ana), text).toBe(false);
+    }
+  });
+
+  it('finds a later whole mention after a partial one', () => {
+    expect(mentionsAddress('juana@example.co and ana@example.co', ana)).toBe(true);
+  });
+
+  it('escapes LIKE wildcards', () => {
+    expect(containsPattern('a_b%c\\d@x.y')).toBe('%a\\_b\\%c\\\\d@x.y%');
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Finding one person's e-mail address in stored text (a queued job's payload, an e-mail's body, a
+ * chat message) without taking someone else's: `ana@example.co` is inside `juana@example.com`, and
+ * both LIKE and a plain substring search would say it is there. SQL narrows the rows with
+ * `containsPattern`, then `mentionsAddress` checks each match is the whole address.
+ */
+
+/** A LIKE pattern (with `escape '\'`) for text containing `value` anywhere; `_` and `%` are literal. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+// What may stand right before an address's local part, or continue its domain, as part of it.
+const LOCAL_PART_CHAR = /[\p{L}\p{N}._%+-]/u;
+const DOMAIN_CHAR = /[\p{L}\p{N}-]/u;
+
+/** True when `text` holds `address` (lower-cased) as a whole address, in any letter case. */
+export function mentionsAddress(text: string, address: string): boolean {
+  if (!address) return false;
+  const haystack = text.toLowerCase();
+  for (let at = haystack.indexOf(address); at >= 0; at = haystack.indexOf(address, at + 1)) {
+    const before = haystack[at - 1] ?? '';
+    const next = haystack[at + address.length] ?? '';
+    const afterNext = haystack[at + address.length + 1] ?? '';
+    const startsHere = before === '' || !LOCAL_PART_CHAR.test(before);
+    // A full stop ends a sentence unless a domain label follows it (`ana@example.co.uk`).
+    const endsHere = !DOMAIN_CHAR.test(next) && !(next === '.' && DOMAIN_CHAR.test(afterNext));
+    if (startsHere && endsHere) return true;
+  }
+  return false;
+}
