@@ -42,7 +42,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '^src/(http|db|queue|search|integrations|text)/',
+          '^src/(http|db|queue|search|integrations|text|tracing)/',
           '^src/(infrastructure|config|logger|metrics|wizard)\\.ts$',
         ],
         pathNot: TEST_SUPPORT,
@@ -57,7 +57,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '^src/(db|queue|search|integrations|text)/',
+          '^src/(db|queue|search|integrations|text|tracing)/',
           '^src/(infrastructure|config|logger|metrics|wizard)\\.ts$',
         ],
         pathNot: TEST_SUPPORT,

@@ -29,7 +29,7 @@ import {
 } from './deploy-files.ts';
 
 /** What a load balancer asks before sending traffic. */
-const READINESS_PATH = '/health';
+const READINESS_PATH = '/ready';
 
 /** The secrets an operator makes up (the others come from a provider), each with how to generate it. */
 const GENERATED_SECRETS = [

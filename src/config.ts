@@ -167,6 +167,10 @@ export const envSchema = z.object({
   GEOIP_DB_PATH: optionalString,
   UPLOAD_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  INSTANCE_ID: optionalString.refine((v) => v === undefined || /^[\x21-\x7e]{1,128}$/.test(v), {
+    message: 'must be 1 to 128 printable characters without spaces',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(['http:', 'https:']),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   WORKERS_ENABLED: flag(true),
   QUEUE_LEASE_MS: integer(0, 0, 3_600_000).refine((v) => v === 0 || v >= 1000, {
@@ -267,6 +271,14 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   ],
   UPLOAD_TIMEOUT_MS: ['longest time a ticket upload (multipart body) may take to arrive', '`120000`'],
   LOG_LEVEL: ['pino level', '`info`'],
+  INSTANCE_ID: [
+    'names this instance on every log line (`instance`) and on its exported spans',
+    'unset: `hostname` and `pid`',
+  ],
+  OTEL_EXPORTER_OTLP_ENDPOINT: [
+    'OpenTelemetry collector (OTLP/HTTP, JSON): spans of requests, jobs and outbound calls go to `<endpoint>/v1/traces`',
+    'unset: nothing exported',
+  ],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
   WORKERS_ENABLED: ['`false` runs no queue workers (nor the housekeeping) in this instance', 'enabled'],
   QUEUE_LEASE_MS: [
@@ -354,6 +366,10 @@ export interface Config {
   /** A ticket's multipart body must arrive completely within this time (408 otherwise). */
   uploadTimeoutMs: number;
   logLevel: string;
+  /** INSTANCE_ID: on every log line instead of host name and process id. */
+  instanceId: string | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: spans are exported there (OpenTelemetry SDK, loaded only then). */
+  otlpEndpoint: string | undefined;
   shutdownTimeoutMs: number;
   workersEnabled: boolean;
   /** Overrides every queue's job lease (a crashed worker's jobs are re-run this long after); null: each queue's own. */
@@ -506,6 +522,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     leadsRateLimit: e.LEADS_RATE_LIMIT,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
+    instanceId: e.INSTANCE_ID,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
     queueLeaseMs: e.QUEUE_LEASE_MS === 0 ? null : e.QUEUE_LEASE_MS,
@@ -567,6 +585,7 @@ export function describeServices(config: Config): Record<string, string> {
     wordpress: config.wordpressApiUrl ? new URL(config.wordpressApiUrl).host : 'not configured',
     pagespeed: config.pagespeed.apiKey ? 'pagespeed insights' : 'local lighthouse',
     prototypes: config.prototypes.generator,
+    tracing: config.otlpEndpoint ? `otlp (${new URL(config.otlpEndpoint).host})` : 'trace ids in logs only',
     personalDataLists:
       config.privacy.personalDataLists === 'admin'
         ? 'need X-Admin-Api-Key (GET /api/leads, /api/contact; e-mail and phone of /api/leads/{id})'

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
+import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { CacheStore } from './db/cache-store.ts';
 import { type DatabaseHandle, type Db, type Engine, openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { latestMigrationName, migrateToLatest } from './db/migrate.ts';
 import { PersonalDataRegistry } from './db/personal-data.ts';
 import { RateLimiter } from './db/rate-limiter.ts';
+import { Readiness } from './db/readiness.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
@@ -28,6 +30,8 @@ import { JobQueue } from './queue/job-queue.ts';
 import { QueueWorker } from './queue/worker.ts';
 import type { SearchIndex } from './search/search-index.ts';
 import { SqlSearchIndex } from './search/sql-search-index.ts';
+import { createTracer } from './tracing/create-tracer.ts';
+import type { Tracer } from './tracing/tracer.ts';
 
 /**
  * What the service shares with every feature, built once from config: the database and what lives on
@@ -71,6 +75,10 @@ export interface Infrastructure {
   salesAgent: SalesAgent;
   /** Aborted when the process starts shutting down: long-lived streams (SSE) end on it. */
   shutdownSignal: AbortSignal;
+  /** Whether to send this instance traffic (`GET /ready`); the server marks it serving. */
+  readiness: Readiness;
+  /** Makes the spans of requests, jobs and outbound calls (ids only, or OpenTelemetry: tracing/). */
+  tracer: Tracer;
   /** Every feature's personal-data part (find, export, erase, retention), registered once built. */
   personalData: PersonalDataRegistry;
 }
@@ -82,6 +90,8 @@ export interface InfrastructureOverrides {
   queueClock?: () => number;
   /** A generator built for the test (e.g. pointed at a stand-in with short polling). */
   prototypeGenerator?: PrototypeGenerator;
+  /** How long `GET /ready` waits for the database (READINESS_TIMEOUT_MS). */
+  readinessTimeoutMs?: number;
 }
 
 /** The infrastructure with what only its owner (the composition root) may do: end it. */
@@ -89,7 +99,7 @@ export interface OwnedInfrastructure {
   infrastructure: Infrastructure;
   /** Aborts `shutdownSignal`. */
   signalShutdown(): void;
-  /** Closes the database (after the workers stopped). */
+  /** Closes the database (after the workers stopped) and exports the spans still buffered. */
   closeDatabase(): Promise<void>;
 }
 
@@ -106,14 +116,21 @@ export async function createInfrastructure(
         logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
     });
   await migrateToLatest(database.db);
+  const shutdown = new AbortController();
   const jobs = new JobQueue(database.db, {
     backoffBaseMs: overrides.backoffBaseMs,
     now: overrides.queueClock,
   });
+  const tracer = await createTracer({
+    otlpEndpoint: config.otlpEndpoint,
+    serviceName: packageJson.name,
+    serviceVersion: packageJson.version,
+    instanceId: config.instanceId,
+  });
   const worker = new QueueWorker(jobs, logger.child({ component: 'queue' }), {
     leaseMs: config.queueLeaseMs,
+    tracer,
   });
-  const shutdown = new AbortController();
   // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).
   const llm: LlmClient | null = config.ai
     ? new (await import('./integrations/llm/openai-compatible-client.ts')).OpenAiCompatibleClient(config.ai)
@@ -167,12 +184,23 @@ export async function createInfrastructure(
     search: new SqlSearchIndex(database.db),
     salesAgent,
     shutdownSignal: shutdown.signal,
+    readiness: new Readiness({
+      db: database.db,
+      latestMigration: latestMigrationName(),
+      shutdownSignal: shutdown.signal,
+      logger: logger.child({ component: 'readiness' }),
+      timeoutMs: overrides.readinessTimeoutMs,
+    }),
+    tracer,
     personalData: new PersonalDataRegistry(),
   };
   return {
     infrastructure,
     signalShutdown: () => shutdown.abort(),
-    closeDatabase: () => database.close(),
+    closeDatabase: async () => {
+      await database.close();
+      await tracer.shutdown();
+    },
   };
 }
 

@@ -1,12 +1,15 @@
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
+import { mergeTraceLogFields, traceLogFields } from './tracing/context.ts';
 
 /** How often buffered log lines are written out when traffic is too light to fill the buffer. */
 const FLUSH_INTERVAL_MS = 1000;
 
 /**
- * The service's JSON logger: one object per line on stdout, written in blocks of about 16 kB (one
- * write per request line costs more than the request itself under load), flushed every second when
- * traffic is too light to fill a block, on shutdown (`logger.flush()`) and when the process exits.
+ * The service's JSON logger: one object per line on stdout, each naming its instance and, within a
+ * request or a job, its trace. Written in blocks of about 16 kB (one write per request line costs
+ * more than the request itself under load), flushed every second when traffic is too light to fill
+ * a block, on shutdown (`logger.flush()`) and when the process exits.
  * A stalled stdout reader blocks the process, exactly as pino's default (one synchronous write per
  * line) would.
  *
@@ -22,6 +25,7 @@ export function createLogger(
   level: string,
   destination?: pino.DestinationStream,
   secrets: readonly string[] = [],
+  options: { instanceId?: string } = {},
 ): Logger {
   if (!destination) {
     const stdout = inBlocks(pino.destination({ dest: 1, sync: true }));
@@ -33,7 +37,13 @@ export function createLogger(
   return pino(
     {
       level,
-      base: { service: 'agency-backend' },
+      // Which instance wrote the line: INSTANCE_ID when set, else host name and process id.
+      base: options.instanceId
+        ? { service: 'agency-backend', instance: options.instanceId }
+        : { service: 'agency-backend', pid: process.pid, hostname: hostname() },
+      // `traceId` on every line written in a request's or a job's span (src/tracing/context.ts).
+      mixin: traceLogFields as () => object,
+      mixinMergeStrategy: mergeTraceLogFields,
       // Epoch milliseconds (pino's default): formatting an ISO date costs a microsecond per line.
       timestamp: pino.stdTimeFunctions.epochTime,
     },

@@ -68,6 +68,7 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
     deps.worker.start();
     deps.housekeeping.start();
   }
+  deps.readiness.serving();
   const port = (server.address() as AddressInfo).port;
 
   let closing: Promise<void> | null = null;
@@ -76,16 +77,17 @@ export async function startServer(deps: Dependencies, app: App = createApp(deps)
       // One bound for everything: requests and running jobs finish side by side within it.
       const bound = deps.config.shutdownTimeoutMs;
       const deadline = Date.now() + bound;
-      // 1. Stop accepting; idle keep-alive sockets go now, and the others as soon as their request
+      // 1. The shutdown signal: `GET /ready` answers 503 from here, open streams (SSE) end. Stop
+      //    accepting; idle keep-alive sockets go now, and the others as soon as their request
       //    is answered (Node would keep each open for its keep-alive timeout, 5 s + 1 s, and the
       //    shutdown with it).
+      deps.signalShutdown();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       server.keepAliveTimeout = 1;
       if ('keepAliveTimeoutBuffer' in server) server.keepAliveTimeoutBuffer = 0;
-      // 2. Open streams (SSE) end on the shutdown signal; plain requests get the bound to finish, and
-      //    the workers stop claiming jobs while the running ones get the same bound.
-      deps.signalShutdown();
+      // 2. Plain requests get the bound to finish, and the workers stop claiming jobs while the
+      //    running ones get the same bound.
       const workersStopped = deps.worker.stop(bound);
       await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, bound).unref())]);
       server.closeAllConnections();

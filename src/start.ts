@@ -6,7 +6,9 @@ import { startServer } from './server.ts';
 
 const config = loadConfigOrExit();
 
-const logger = createLogger(config.logLevel, undefined, secretValues(config));
+const logger = createLogger(config.logLevel, undefined, secretValues(config), {
+  instanceId: config.instanceId,
+});
 const deps = await createDependencies(config, logger).catch((error: unknown) => {
   // Unreachable server, unknown database, refused password: one line naming the variable.
   const reason = error instanceof Error ? error.message || error.name : String(error);

@@ -38,6 +38,7 @@ afterAll(() => ctx.close());
 const PUBLISHED_IDS: Record<string, string> = {
   'GET /': 'getServiceInfo',
   'GET /health': 'getHealth',
+  'GET /ready': 'getReadiness',
   'POST /api/leads': 'createLead',
   'GET /api/leads': 'listLeads',
   'GET /api/leads/lookup': 'lookupLead',

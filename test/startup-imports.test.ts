@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,18 +33,17 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('start-up (SQLite, no outside service configured)', () => {
   it('answers /health without loading what only some requests need', async () => {
-    const record = join(folder, 'imports.txt');
-    const server = await spawnServer({
-      DATABASE_URL: `sqlite:${join(folder, 'app.db')}`,
-      NODE_OPTIONS: `--import ${join(import.meta.dirname, 'support/record-imports.ts')}`,
-      RECORD_IMPORTS_FILE: record,
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${join(folder, 'app.db')}` }, 15_000, {
+      nodeArgs: ['--import', './test/support/record-imports.ts'],
     });
-    expect((await fetch(`${server.url}/health`)).status).toBe(200);
-    expect(await server.stop()).toBe(0);
-
-    const loaded = readFileSync(record, 'utf8').split('\n');
+    try {
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    const loaded = server.output.filter((line) => line.startsWith('resolved '));
     // The recording works: the database layer is loaded at start-up.
-    expect(loaded.some((url) => url.includes('node_modules/kysely/'))).toBe(true);
-    expect(LOADED_ON_FIRST_USE.filter((part) => loaded.some((url) => url.includes(part)))).toEqual([]);
+    expect(loaded.some((line) => line.includes('node_modules/kysely/'))).toBe(true);
+    expect(LOADED_ON_FIRST_USE.filter((part) => loaded.some((line) => line.includes(part)))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { FileMigrationProvider, Migrator } from 'kysely/migration';
+import { DEFAULT_MIGRATION_TABLE, FileMigrationProvider, Migrator } from 'kysely/migration';
 
 const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
 
@@ -31,4 +31,22 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Where Kysely records the migrations it applied (in the connection's current schema). */
+export const MIGRATION_TABLE = DEFAULT_MIGRATION_TABLE;
+
+/**
+ * The name Kysely records for the last migration of db/migrations (its file name without the
+ * extension, as FileMigrationProvider names them): once it is in MIGRATION_TABLE, all of this code's
+ * migrations are applied.
+ */
+export function latestMigrationName(): string {
+  const names = readdirSync(MIGRATIONS_FOLDER)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => file.slice(0, file.lastIndexOf('.')))
+    .sort();
+  const latest = names.at(-1);
+  if (!latest) throw new Error(`no migration in ${MIGRATIONS_FOLDER}`);
+  return latest;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestContext } from '../../test/support/test-app.ts';
 import type { EdgeHook } from './edge-hooks.ts';
@@ -91,5 +92,43 @@ describe('edge hooks in the app', () => {
     expect(t.logs.lines).toContainEqual(
       expect.objectContaining({ msg: 'request', requestId: 'closed-1', status: 429, route: '/api/contact' }),
     );
+  });
+});
+
+describe('an edge hook around the request', () => {
+  it('runs the rest of it inside: the other hooks, the handler, the answer and onResponse see its context', async () => {
+    const context = new AsyncLocalStorage<string>();
+    const seen: string[] = [];
+    const hooks: EdgeHook[] = [
+      {
+        name: 'outer',
+        around: (request, next) => context.run(`ctx-${request.requestId}`, next),
+        onResponse: () => void seen.push(`outer.onResponse ${context.getStore()}`),
+      },
+      {
+        name: 'inner',
+        around: (_request, next) => {
+          seen.push(`inner.around ${context.getStore()}`);
+          return next();
+        },
+        onRequest: () => void seen.push(`inner.onRequest ${context.getStore()}`),
+      },
+    ];
+    const t = await startTestServer({
+      edgeHooks: hooks,
+      extend: (app) =>
+        app.get('/test/context', async (c) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          return c.json({ context: context.getStore() ?? null });
+        }),
+    });
+    try {
+      const answer = await fetch(`${t.url}/test/context`, { headers: { 'X-Request-Id': 'r1' } });
+      expect(await answer.json()).toEqual({ context: 'ctx-r1' });
+      expect(seen).toEqual(['inner.around ctx-r1', 'inner.onRequest ctx-r1', 'outer.onResponse ctx-r1']);
+      expect(context.getStore()).toBeUndefined();
+    } finally {
+      await t.close();
+    }
   });
 });

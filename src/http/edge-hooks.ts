@@ -1,6 +1,7 @@
 import type { EdgeHeaders } from './edge-response.ts';
 import type { RequestEnv } from './env.ts';
 import type { ApiError } from './errors.ts';
+import { endRequestSpan, traceRequest } from './tracing-hook.ts';
 
 /**
  * The extension point for cross-cutting work: something every request must go through besides what
@@ -13,6 +14,14 @@ import type { ApiError } from './errors.ts';
 export interface EdgeHook {
   /** Named in the log when the hook fails. */
   readonly name: string;
+  /**
+   * Around the rest of the request: everything after the edge worked out the request id and headers
+   * (the hooks' `onRequest`, the app, the log line and the metrics, the hooks' `onResponse`) runs
+   * inside `next`, which it must call once and whose answer it returns. For what must hold for the
+   * whole request, such as an AsyncLocalStorage context (the trace every log line and outbound call
+   * of the request belongs to). Hooks with one wrap in list order, the first outermost.
+   */
+  around?<T>(request: EdgeRequest, next: () => T): T;
   /**
    * Before routing. May add response headers (`request.responseHeaders`; a handler's own header of the
    * same name wins, `Vary` is combined), or answer the request itself by returning a response, usually
@@ -43,4 +52,8 @@ export interface EdgeRequest {
 }
 
 /** The hooks every request of the service goes through, in order. */
-export const EDGE_HOOKS: readonly EdgeHook[] = [];
+export const EDGE_HOOKS: readonly EdgeHook[] = [
+  // Each request a span, the rest of it run in that span: the trace id on its log lines, its jobs and
+  // its outbound calls (`traceparent`); exported with OTEL_EXPORTER_OTLP_ENDPOINT.
+  { name: 'tracing', around: traceRequest, onResponse: endRequestSpan },
+];

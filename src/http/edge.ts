@@ -50,6 +50,7 @@ export interface EdgeOptions {
 export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
   const { deps, allowedOrigins, paths, routes } = options;
   const hooks = options.hooks ?? [];
+  const arounds = hooks.filter((hook) => hook.around !== undefined);
   const logRequest = requestLogger(deps);
   return function edgeFetch(request, env) {
     const startedAt = performance.now();
@@ -101,17 +102,31 @@ export function withEdge(dispatch: Dispatch, options: EdgeOptions): Dispatch {
       log(500);
       throw error;
     };
-    let result: Response | Promise<Response>;
-    try {
-      result =
-        edgeRequest === null
-          ? dispatch(request, scope)
-          : edgeRequest.run(hooks, () => dispatch(request, scope));
-    } catch (error) {
-      return failed(error);
-    }
-    return result instanceof Promise ? result.then(finish, failed) : finish(result);
+    const handle = (): Response | Promise<Response> => {
+      let result: Response | Promise<Response>;
+      try {
+        result =
+          edgeRequest === null
+            ? dispatch(request, scope)
+            : edgeRequest.run(hooks, () => dispatch(request, scope));
+      } catch (error) {
+        return failed(error);
+      }
+      return result instanceof Promise ? result.then(finish, failed) : finish(result);
+    };
+    return edgeRequest === null || arounds.length === 0 ? handle() : around(arounds, edgeRequest, handle);
   };
+}
+
+/** `inner` inside each hook's `around`, the first hook outermost. */
+function around<T>(hooks: readonly EdgeHook[], request: EdgeRequest, inner: () => T): T {
+  let next = inner;
+  for (let i = hooks.length - 1; i > 0; i--) {
+    const hook = hooks[i]!;
+    const then = next;
+    next = () => hook.around!(request, then);
+  }
+  return hooks[0]!.around!(request, next);
 }
 
 /** The request environment: the request's child logger is made only when a handler logs. */

@@ -32,6 +32,8 @@ describe('the request line', () => {
       'level',
       'time',
       'service',
+      'pid',
+      'hostname',
       'requestId',
       'method',
       'route',

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type Db, engineOf } from '../db/database.ts';
 import { bigint, integer, type RowOf, table, text } from '../db/table-spec.ts';
+import { activeSpanContext } from '../tracing/context.ts';
+import { formatTraceparent } from '../tracing/trace-context.ts';
 
-/** The `jobs` table (migration 0001). */
+/** The `jobs` table (migrations 0001, 0015). */
 export const jobsTable = table({
   id: text(),
   queue: text(),
@@ -19,6 +21,8 @@ export const jobsTable = table({
   created_at: bigint(),
   updated_at: bigint(),
   finished_at: bigint().orNull(),
+  /** The `traceparent` of the request or job that enqueued it (tracing/). */
+  trace_parent: text().orNull(),
 });
 
 declare module '../db/schema.ts' {
@@ -53,6 +57,8 @@ export interface ClaimedJob<T = unknown> {
   maxAttempts: number;
   claimToken: string;
   idempotencyKey: string | null;
+  /** The `traceparent` of the work that enqueued it, if it ran in a span. */
+  traceParent: string | null;
 }
 
 export interface QueueStatus {
@@ -105,6 +111,7 @@ export class JobQueue {
   async enqueue(queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     const now = this.#now();
     const id = randomUUID();
+    const enqueuedIn = activeSpanContext();
     const inserted = await this.#db
       .insertInto('jobs')
       .values({
@@ -118,6 +125,7 @@ export class JobQueue {
         idempotency_key: options.idempotencyKey ?? null,
         created_at: now,
         updated_at: now,
+        trace_parent: enqueuedIn ? formatTraceparent(enqueuedIn) : null,
       })
       .onConflict((oc) => oc.columns(['queue', 'idempotency_key']).doNothing())
       .returning('id')
@@ -192,7 +200,7 @@ export class JobQueue {
         updated_at: now,
       })
       .where('id', '=', lockedCandidate)
-      .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'idempotency_key'])
+      .returning(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'idempotency_key', 'trace_parent'])
       .executeTakeFirst();
     if (!row) return null;
     return {
@@ -203,6 +211,7 @@ export class JobQueue {
       maxAttempts: Number(row.max_attempts),
       claimToken: token,
       idempotencyKey: row.idempotency_key,
+      traceParent: row.trace_parent,
     };
   }
 

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable, writeThroughOutage } from '../db/unavailable.ts';
+import { runInSpan } from '../tracing/context.ts';
+import { parseTraceparent } from '../tracing/trace-context.ts';
+import { ID_ONLY_TRACER, type Tracer } from '../tracing/tracer.ts';
 import type { ClaimedJob, EnqueueOptions, EnqueueResult, JobQueue, QueueStatus } from './job-queue.ts';
 
 /** Thrown by a handler for a failure that retrying cannot fix: the job goes straight to `dead`. */
@@ -53,14 +56,19 @@ export class QueueWorker {
   readonly #running = new Set<Promise<void>>();
   readonly #wakers = new Set<() => void>();
   readonly #leaseMs: number | null;
+  readonly #tracer: Tracer;
   #stopping = false;
   #started = false;
 
-  /** `leaseMs` overrides every queue's lease (QUEUE_LEASE_MS): how soon a crashed worker's job runs again. */
-  constructor(queue: JobQueue, logger: Logger, options: { leaseMs?: number | null } = {}) {
+  /**
+   * `leaseMs` overrides every queue's lease (QUEUE_LEASE_MS): how soon a crashed worker's job runs
+   * again. Each run is a span of `tracer`, in the trace of the work that enqueued the job.
+   */
+  constructor(queue: JobQueue, logger: Logger, options: { leaseMs?: number | null; tracer?: Tracer } = {}) {
     this.#queue = queue;
     this.#logger = logger;
     this.#leaseMs = options.leaseMs ?? null;
+    this.#tracer = options.tracer ?? ID_ONLY_TRACER;
   }
 
   register<T>(definition: QueueDefinition<T>): void {
@@ -156,26 +164,38 @@ export class QueueWorker {
       leaseMs / 3,
     );
     heartbeat.unref();
+    // The run is a span in the trace of the request that enqueued the job: its log lines (the
+    // handler's and these) and the outside services it calls carry that trace.
+    const span = this.#tracer.startSpan(`job ${definition.name}`, {
+      kind: 'consumer',
+      parent: parseTraceparent(job.traceParent),
+      attributes: { 'messaging.destination.name': definition.name, 'job.attempt': job.attempt },
+    });
     try {
-      let failure: { error: unknown } | null = null;
-      try {
-        await definition.handle(job.payload, job);
-      } catch (error) {
-        failure = { error };
-      }
-      if (failure === null) {
-        // The work is done: recorded through a brief outage (the lease still renewed meanwhile), or
-        // it would run again. Fenced by the claim token: a repeat of a write that landed does nothing.
-        await writeThroughOutage(() => this.#queue.complete(job));
-        log.debug('job completed');
-      } else {
-        const { error } = failure;
-        const permanent = error instanceof PermanentJobError;
-        const next = await writeThroughOutage(() => this.#queue.fail(job, error, { permanent }));
-        log.warn({ err: error, next }, 'job failed');
-        if (next === 'dead') await this.#dead(definition, job, error, log);
-      }
+      await runInSpan({ span, tracer: this.#tracer }, async () => {
+        let failure: { error: unknown } | null = null;
+        try {
+          await definition.handle(job.payload, job);
+          span.end();
+        } catch (error) {
+          failure = { error };
+          span.end({ error });
+        }
+        if (failure === null) {
+          // The work is done: recorded through a brief outage (the lease still renewed meanwhile), or
+          // it would run again. Fenced by the claim token: a repeat of a write that landed does nothing.
+          await writeThroughOutage(() => this.#queue.complete(job));
+          log.debug('job completed');
+        } else {
+          const { error } = failure;
+          const permanent = error instanceof PermanentJobError;
+          const next = await writeThroughOutage(() => this.#queue.fail(job, error, { permanent }));
+          log.warn({ err: error, next }, 'job failed');
+          if (next === 'dead') await this.#dead(definition, job, error, log);
+        }
+      });
     } finally {
+      span.end();
       clearInterval(heartbeat);
     }
     return true;

@@ -47,7 +47,12 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(
   engine: Engine,
-  options: { sqlitePath?: string; onConnectionError?: (error: Error) => void } = {},
+  options: {
+    sqlitePath?: string;
+    onConnectionError?: (error: Error) => void;
+    /** PostgreSQL's `application_name` of the pool's connections: a test terminates only its own. */
+    applicationName?: string;
+  } = {},
 ): Promise<TestDatabase> {
   if (engine === 'sqlite') {
     const url = `sqlite:${options.sqlitePath ?? ':memory:'}`;
@@ -59,7 +64,7 @@ export async function createTestDatabase(
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const url = withSearchPath(TEST_DATABASE_URL, schema);
+  const url = withSearchPath(TEST_DATABASE_URL, schema, options.applicationName);
   const handle = openDatabase(url, { poolSize: 5, onConnectionError: options.onConnectionError });
   return {
     url,
@@ -74,8 +79,9 @@ export async function createTestDatabase(
   };
 }
 
-function withSearchPath(url: string, schema: string): string {
+function withSearchPath(url: string, schema: string, applicationName?: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('options', `-c search_path=${schema}`);
+  if (applicationName) parsed.searchParams.set('application_name', applicationName);
   return parsed.toString();
 }

@@ -15,10 +15,15 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
  * Starts the real service (`node src/main.js`, exactly as `npm start` and the container do) with the
- * given environment, and resolves once it logs that it is listening.
+ * given environment (and Node options before the script, `nodeArgs`), and resolves once it logs that
+ * it is listening.
  */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 15_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/main.js'], {
+export async function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 15_000,
+  options: { nodeArgs?: string[] } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'src/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

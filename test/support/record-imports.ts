@@ -1,20 +1,15 @@
 /**
- * Loaded with `--import` into a server process (test/startup-imports.test.ts): records every module
- * the process resolves, through Node's documented module hooks, and writes their URLs one a line to
- * RECORD_IMPORTS_FILE when the process exits.
+ * `node --import ./test/support/record-imports.ts …`: writes `resolved <url>` to stderr for every
+ * module the process resolves (imports, dynamic imports and requires), so that a test can tell which
+ * modules a path of the service loads.
  */
-import { writeFileSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { registerHooks } from 'node:module';
-
-const file = process.env.RECORD_IMPORTS_FILE;
-if (!file) throw new Error('RECORD_IMPORTS_FILE is not set');
-const urls = new Set<string>();
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
     const resolved = nextResolve(specifier, context);
-    urls.add(resolved.url);
+    writeSync(2, `resolved ${resolved.url}\n`);
     return resolved;
   },
 });
-process.on('exit', () => writeFileSync(file, [...urls].join('\n')));

@@ -39,6 +39,8 @@ export interface TestAppOptions {
   overrides?: Omit<DependencyOverrides, 'database'>;
   logLevel?: string;
   sqlitePath?: string;
+  /** PostgreSQL: the `application_name` of the app's connections (see `createTestDatabase`). */
+  applicationName?: string;
   /** Edge hooks instead of the service's own (`http/edge-hooks.ts`). */
   edgeHooks?: readonly EdgeHook[];
   /** Adds routes to the app (e.g. a test-only route) before it serves. */
@@ -62,10 +64,15 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 /** Builds the whole app on a fresh database, for in-process `app.request()` tests. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestContext> {
-  const database = await createTestDatabase(options.engine ?? 'sqlite', { sqlitePath: options.sqlitePath });
+  const database = await createTestDatabase(options.engine ?? 'sqlite', {
+    sqlitePath: options.sqlitePath,
+    applicationName: options.applicationName,
+  });
   const config = testConfig({ DATABASE_URL: database.url, ...options.env });
   const logs = new LogCapture();
-  const logger: Logger = createLogger(options.logLevel ?? 'info', logs.stream);
+  const logger: Logger = createLogger(options.logLevel ?? 'info', logs.stream, [], {
+    instanceId: config.instanceId,
+  });
   const deps = await createDependencies(
     config,
     logger,
@@ -91,10 +98,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
 export async function startTestServer(
   options: TestAppOptions = {},
 ): Promise<TestContext & { server: RunningServer; url: string }> {
-  const database = await createTestDatabase(options.engine ?? 'sqlite', { sqlitePath: options.sqlitePath });
+  const database = await createTestDatabase(options.engine ?? 'sqlite', {
+    sqlitePath: options.sqlitePath,
+    applicationName: options.applicationName,
+  });
   const config = testConfig({ DATABASE_URL: database.url, ...options.env });
   const logs = new LogCapture();
-  const logger = createLogger(options.logLevel ?? 'info', logs.stream);
+  const logger = createLogger(options.logLevel ?? 'info', logs.stream, [], { instanceId: config.instanceId });
   const deps = await createDependencies(
     config,
     logger,

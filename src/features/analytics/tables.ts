@@ -2,7 +2,7 @@ import { bigint, integer, type RowOf, table, text } from '../../db/table-spec.ts
 
 /* The analytics tables, declared once (test/schema.test.ts checks them against the migrations). */
 
-/** The `analytics_events` table (migrations 0006 and 0010). */
+/** The `analytics_events` table (migrations 0006 and 0012). */
 export const analyticsEventsTable = table({
   id: text(),
   type: text(),
@@ -53,7 +53,7 @@ export const analyticsSaltsTable = table({
   created_at: bigint(),
 });
 
-/** The `analytics_visits` table (migration 0010): one visit, a visitor's run of events without a
+/** The `analytics_visits` table (migration 0012): one visit, a visitor's run of events without a
  * 30-minute gap, within one UTC day (its hash's). */
 export const analyticsVisitsTable = table({
   id: text(),
@@ -84,7 +84,7 @@ export const analyticsVisitsTable = table({
 
 export type VisitRow = RowOf<typeof analyticsVisitsTable>;
 
-/** The `analytics_visit_daily` table (migration 0010): visit metrics per day, dimension and value. */
+/** The `analytics_visit_daily` table (migration 0012): visit metrics per day, dimension and value. */
 export const analyticsVisitDailyTable = table({
   dimension: text(),
   day: text(),

@@ -3,6 +3,7 @@
  * a form-encoded POST of `secret`, `response` and `remoteip`, answered with
  * `{success, score?, action?, hostname?, "error-codes"?}`. Expected failures are values, not exceptions.
  */
+import { tracedFetch } from '../../tracing/outbound.ts';
 export type CaptchaResult =
   | { ok: true; score: number | null; enforced: boolean }
   | { ok: false; reason: 'missing-token' | 'rejected' | 'low-score' | 'unavailable'; detail: string };
@@ -50,12 +51,14 @@ export class SiteverifyClient implements CaptchaVerifier {
     if (remoteIp) form.set('remoteip', remoteIp);
     let body: { success?: unknown; score?: unknown; 'error-codes'?: unknown };
     try {
-      const res = await fetch(this.#verifyUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: form,
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
+      const res = await tracedFetch('captcha', { 'http.request.method': 'POST' }, (trace) =>
+        fetch(this.#verifyUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...trace },
+          body: form,
+          signal: AbortSignal.timeout(this.#timeoutMs),
+        }),
+      );
       if (!res.ok) return { ok: false, reason: 'unavailable', detail: `siteverify answered ${res.status}` };
       const answer: unknown = await res.json();
       // `null`, an array or a bare value is not a siteverify answer: the service is at fault, not the token.

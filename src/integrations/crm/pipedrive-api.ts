@@ -1,3 +1,4 @@
+import { tracedFetch } from '../../tracing/outbound.ts';
 import { CrmError } from './crm.ts';
 
 /** Pipedrive's answer envelope: `data`, and for lists `additional_data` with the next page's cursor or start. */
@@ -50,16 +51,22 @@ export class PipedriveApi {
     const endpoint = `${method} ${PREFIX[version]}${path}`;
     let res: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers: {
-          accept: 'application/json',
-          'x-api-token': this.#token,
-          ...(options.body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: options.body ? JSON.stringify(options.body) : undefined,
-        signal,
-      });
+      res = await tracedFetch(
+        'pipedrive',
+        { 'http.request.method': method, 'url.path': url.pathname },
+        (trace) =>
+          fetch(url, {
+            method,
+            headers: {
+              accept: 'application/json',
+              'x-api-token': this.#token,
+              ...(options.body ? { 'content-type': 'application/json' } : {}),
+              ...trace,
+            },
+            body: options.body ? JSON.stringify(options.body) : undefined,
+            signal,
+          }),
+      );
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable';
       throw new CrmError(`Pipedrive ${endpoint} ${reason}`);

@@ -1,5 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError } from '@ai-sdk/provider';
+import { tracedFetch } from '../../tracing/outbound.ts';
 import type { ChatMessage, CompletionRequest, LlmClient } from './llm-client.ts';
 import { LlmError } from './llm-client.ts';
 
@@ -47,6 +48,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       name: 'ai',
       baseURL: options.baseUrl,
       apiKey: options.apiKey || undefined,
+      fetch: tracedModelFetch,
     });
     this.#chat = provider.chatModel(options.model);
   }
@@ -213,4 +215,16 @@ function toLlmError(error: unknown): LlmError {
     return new LlmError(`The model call failed (${status}).`, { cause: error });
   }
   return new LlmError('The model answered in an unusable shape.', { cause: error });
+}
+
+/**
+ * The provider's fetch, each model call a span of the request or job it is made for, with its
+ * `traceparent` (the span ends when the answer's head arrives; a stream's body may follow).
+ */
+function tracedModelFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  return tracedFetch('llm', { 'http.request.method': init?.method ?? 'POST' }, (trace) => {
+    const headers = new Headers(init?.headers);
+    for (const name in trace) headers.set(name, trace[name]!);
+    return fetch(input, { ...init, headers });
+  });
 }

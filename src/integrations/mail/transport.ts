@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { startOutboundCall } from '../../tracing/outbound.ts';
 import { addressList, type MailMessage } from './message.ts';
 
 /** How mail leaves the service: SMTP, or the stored outbox when SMTP_URL is unset. */
@@ -89,7 +90,31 @@ export class SmtpTransport implements MailTransport {
   }
 
   async send(message: MailMessage, options: { messageId: string }) {
-    const info = await (await this.#transporter).sendMail({
+    const transporter = await this.#transporter;
+    // The message carries the trace of the request or job that sends it, as `traceparent`.
+    const outbound = startOutboundCall('smtp');
+    let info: { rejected?: unknown; messageId?: unknown };
+    try {
+      info = await this.#sendMail(transporter, message, options.messageId, outbound.headers);
+      outbound.end();
+    } catch (error) {
+      outbound.end({ error });
+      throw error;
+    }
+    // nodemailer succeeds when at least one recipient was accepted and lists the others here.
+    const refused = (Array.isArray(info.rejected) ? info.rejected : []).map((r: unknown) =>
+      typeof r === 'string' ? r : String((r as { address?: unknown }).address ?? r),
+    );
+    return { messageId: typeof info.messageId === 'string' ? info.messageId : null, refused };
+  }
+
+  #sendMail(
+    transporter: Transporter,
+    message: MailMessage,
+    messageId: string,
+    headers: Record<string, string>,
+  ) {
+    return transporter.sendMail({
       from: this.from,
       to: addressList(message.to),
       cc: addressList(message.cc),
@@ -98,7 +123,8 @@ export class SmtpTransport implements MailTransport {
       subject: message.subject,
       text: message.text,
       html: message.html,
-      messageId: options.messageId,
+      messageId,
+      headers,
       attachments: (message.attachments ?? []).map((a) =>
         a.path
           ? { filename: a.filename, contentType: a.contentType, path: a.path }
@@ -109,11 +135,6 @@ export class SmtpTransport implements MailTransport {
             },
       ),
     });
-    // nodemailer succeeds when at least one recipient was accepted and lists the others here.
-    const refused = (Array.isArray(info.rejected) ? info.rejected : []).map((r: unknown) =>
-      typeof r === 'string' ? r : String((r as { address?: unknown }).address ?? r),
-    );
-    return { messageId: typeof info.messageId === 'string' ? info.messageId : null, refused };
   }
 }
 

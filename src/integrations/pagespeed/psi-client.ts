@@ -1,3 +1,4 @@
+import { tracedFetch } from '../../tracing/outbound.ts';
 import { fromLighthouseResult, type LighthouseResult, type LoadingExperience } from './normalize.ts';
 import {
   type AnalyzeOptions,
@@ -57,10 +58,12 @@ export class PageSpeedInsightsEngine implements PageSpeedEngine {
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
-        response = await fetch(request, {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([bound, AbortSignal.timeout(attemptTimeoutMs)]),
-        });
+        response = await tracedFetch('pagespeed', { 'http.request.method': 'GET', attempt }, (trace) =>
+          fetch(request, {
+            headers: { accept: 'application/json', ...trace },
+            signal: AbortSignal.any([bound, AbortSignal.timeout(attemptTimeoutMs)]),
+          }),
+        );
       } catch (error) {
         if (bound.aborted || attempt >= maxAttempts) {
           throw new PageSpeedError('PageSpeed Insights did not answer in time.', { cause: error });

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
+import { startOutboundCall } from '../../tracing/outbound.ts';
 import { SALES_AGENT_LIMITS } from './limits.ts';
 import { type HistoryRequestFrame, PROTOCOL_VERSION, parseAgentFrame, type QueryFrame } from './protocol.ts';
 import type { AgentErrorReason, AgentEvent, AgentQuery, HistoryMessage, SalesAgent } from './sales-agent.ts';
@@ -64,15 +65,20 @@ export class WebSocketSalesAgent implements SalesAgent {
     };
   }
 
+  /** A connection to the agent, a span of the request it serves (its handshake carries `traceparent`). */
   #open(clientIp: string | null, timeoutMs: number): WebSocket {
-    return new WebSocket(this.#url, {
-      headers: clientIp ? { 'X-Forwarded-For': clientIp } : {},
+    const outbound = startOutboundCall('sales-agent');
+    const ws = new WebSocket(this.#url, {
+      headers: clientIp ? { 'X-Forwarded-For': clientIp, ...outbound.headers } : outbound.headers,
       // Our own timer decides first; this only guards a socket that never gets as far as the upgrade.
       handshakeTimeout: timeoutMs + 1000,
       maxPayload: this.#limits.maxFrameBytes,
       perMessageDeflate: false,
       followRedirects: false,
     });
+    ws.once('error', (error) => outbound.end({ error }));
+    ws.once('close', () => outbound.end());
+    return ws;
   }
 
   ask(query: AgentQuery): AsyncIterable<AgentEvent> {

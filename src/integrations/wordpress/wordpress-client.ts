@@ -4,6 +4,7 @@
  * than the safe fetcher (which would refuse an intranet or loopback WordPress that an operator may
  * legitimately run). Visitors only choose the query parameters, which the route filters by name.
  */
+import { tracedFetch } from '../../tracing/outbound.ts';
 
 export const WORDPRESS_TIMEOUT_MS = 10_000;
 export const WORDPRESS_MAX_BYTES = 10 * 1024 * 1024;
@@ -41,11 +42,16 @@ export class HttpWordPressClient implements WordPressClient {
     const query = params.toString();
     const url = `${this.baseUrl}${path}${query ? `?${query}` : ''}`;
     try {
-      const response = await fetch(url, {
-        headers: { accept: 'application/json', 'user-agent': 'AgencyBackend-PostsProxy/1.0' },
-        signal: AbortSignal.timeout(this.#timeoutMs),
-        redirect: 'follow',
-      });
+      const response = await tracedFetch(
+        'wordpress',
+        { 'http.request.method': 'GET', 'url.path': path },
+        (trace) =>
+          fetch(url, {
+            headers: { accept: 'application/json', 'user-agent': 'AgencyBackend-PostsProxy/1.0', ...trace },
+            signal: AbortSignal.timeout(this.#timeoutMs),
+            redirect: 'follow',
+          }),
+      );
       const declared = Number(response.headers.get('content-length'));
       if (Number.isFinite(declared) && declared > WORDPRESS_MAX_BYTES) {
         await response.body?.cancel();
