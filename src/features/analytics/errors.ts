@@ -1,3 +1,5 @@
+import { ReasonedError } from '../../reasoned-error.ts';
+
 /** Why an analytics request was refused; the route maps each to the contract's error. */
 export type AnalyticsRefusalReason =
   /** A field, a body or a date range that breaks the documented rules. */
@@ -7,12 +9,6 @@ export type AnalyticsRefusalReason =
   | 'unsupported_type';
 
 /** A track body or a stats range refused; nothing was recorded. */
-export class AnalyticsRefusal extends Error {
+export class AnalyticsRefusal extends ReasonedError<AnalyticsRefusalReason> {
   override name = 'AnalyticsRefusal';
-  readonly reason: AnalyticsRefusalReason;
-
-  constructor(reason: AnalyticsRefusalReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
 }

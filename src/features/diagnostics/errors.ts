@@ -1,3 +1,5 @@
+import { ReasonedError } from '../../reasoned-error.ts';
+
 /** Why an analysis could not be answered; the route maps each to the contract's error. */
 export type DiagnosticFailureReason =
   /** The visitor's URL breaks the fetching rules, here or where the engine fetched it. */
@@ -7,12 +9,6 @@ export type DiagnosticFailureReason =
   /** The engine, the page or the wait failed (unreachable, cancelled, too slow). */
   | 'failed';
 
-export class DiagnosticFailure extends Error {
+export class DiagnosticFailure extends ReasonedError<DiagnosticFailureReason> {
   override name = 'DiagnosticFailure';
-  readonly reason: DiagnosticFailureReason;
-
-  constructor(reason: DiagnosticFailureReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
 }

@@ -1,3 +1,4 @@
+import { ReasonedError } from '../../reasoned-error.ts';
 import type { QuotaUsage } from './quota.ts';
 
 /** Why a submission was refused; the route maps each to the contract's error. */
@@ -13,14 +14,12 @@ export type LeadRefusalReason =
   | 'in_progress';
 
 /** A submission refused before anything was stored. */
-export class LeadRefusal extends Error {
+export class LeadRefusal extends ReasonedError<LeadRefusalReason> {
   override name = 'LeadRefusal';
-  readonly reason: LeadRefusalReason;
   readonly quota: { usage: QuotaUsage; retryAfterSeconds: number } | null;
 
   constructor(reason: LeadRefusalReason, message: string, quota: LeadRefusal['quota'] = null) {
-    super(message);
-    this.reason = reason;
+    super(reason, message);
     this.quota = quota;
   }
 }

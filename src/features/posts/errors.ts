@@ -1,3 +1,5 @@
+import { ReasonedError } from '../../reasoned-error.ts';
+
 /** Why a posts request could not be answered; the route maps each to the contract's error. */
 export type PostsFailureReason =
   /** WORDPRESS_API_URL is unset. */
@@ -9,12 +11,6 @@ export type PostsFailureReason =
   /** WordPress failed (unreachable, an error, a bot challenge) and no stale copy was cached. */
   | 'upstream_failed';
 
-export class PostsFailure extends Error {
+export class PostsFailure extends ReasonedError<PostsFailureReason> {
   override name = 'PostsFailure';
-  readonly reason: PostsFailureReason;
-
-  constructor(reason: PostsFailureReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
 }

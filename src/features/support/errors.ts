@@ -1,3 +1,5 @@
+import { ReasonedError } from '../../reasoned-error.ts';
+
 /** Why a support message or ticket was refused; the route maps each to the contract's error. */
 export type SupportRefusalReason =
   /** Fields that break the documented rules. */
@@ -7,14 +9,8 @@ export type SupportRefusalReason =
   | 'captcha_unavailable';
 
 /** A support message or ticket refused before anything was stored. */
-export class SupportRefusal extends Error {
+export class SupportRefusal extends ReasonedError<SupportRefusalReason> {
   override name = 'SupportRefusal';
-  readonly reason: SupportRefusalReason;
-
-  constructor(reason: SupportRefusalReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
 }
 
 /** Why an upload was refused while its multipart body was read. */
@@ -33,14 +29,8 @@ export type UploadRefusalReason =
   | 'invalid';
 
 /** An upload refused at its first violation; nothing was stored. */
-export class UploadRefusal extends Error {
+export class UploadRefusal extends ReasonedError<UploadRefusalReason> {
   override name = 'UploadRefusal';
-  readonly reason: UploadRefusalReason;
-
-  constructor(reason: UploadRefusalReason, message: string) {
-    super(message);
-    this.reason = reason;
-  }
 }
 
 /** No support message has this id (an admin's correction of an unknown message). */
