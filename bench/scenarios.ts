@@ -75,9 +75,10 @@ export const scenarios: Scenario[] = [
     method: 'POST',
     path: '/api/ai/recommend-plan',
     body: recommendBody,
-    // The load comes from one IP: the per-IP limit is turned off.
+    // The load comes from one IP: the per-IP limit is turned off. No bar: issue 24 withdrew the
+    // throughput bar (the route is rate-limited per visitor; per-call latency is measured by
+    // bench/offline-engine.ts instead).
     env: { AI_RATE_LIMIT: '0' },
-    bar: 0.3,
   },
   {
     name: 'recommend-plan (stand-in model)',
