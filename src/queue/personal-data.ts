@@ -32,8 +32,25 @@ async function jobsCarrying(db: DbOrTx, scope: PersonalDataScope): Promise<strin
 }
 
 /**
+ * Where a payload's address counts: an e-mail job (`{message: {to, cc, bcc, replyTo, …}}`) is the
+ * recipients' and Reply-To's, not of an address its text mentions (someone else's message asking to
+ * copy a colleague), as in the outbox; any other job is about whoever its payload names.
+ */
+function addressedText(payload: string): string {
+  let message: unknown;
+  try {
+    message = (JSON.parse(payload) as { message?: unknown } | null)?.message;
+  } catch {
+    return payload;
+  }
+  if (typeof message !== 'object' || message === null || !('to' in message)) return payload;
+  const { to, cc, bcc, replyTo } = message as Record<string, unknown>;
+  return JSON.stringify([to, cc, bcc, replyTo]);
+}
+
+/**
  * The durable queue's jobs about a person, in any state: those whose payload names the address (an
- * e-mail job carries its whole message) or carries or is keyed by one of their records' ids (a lead's
+ * e-mail job: as a recipient or Reply-To of the message it carries) or carries or is keyed by one of their records' ids (a lead's
  * CRM sync, its prototype generation). Erasing deletes them: a pending one is cancelled, a completed
  * or dead one's payload goes.
  */
@@ -49,7 +66,7 @@ export const jobPersonalData: PersonalDataPart = {
         .execute();
       scope.add(
         LINKED.job,
-        rows.filter((r) => mentionsAddress(r.payload, email)).map((r) => r.id),
+        rows.filter((r) => mentionsAddress(addressedText(r.payload), email)).map((r) => r.id),
       );
     }
     scope.add(LINKED.job, await jobsCarrying(db, scope));

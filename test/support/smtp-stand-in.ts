@@ -15,7 +15,7 @@ export interface SmtpStandIn {
 /**
  * `delayMs` holds each message that long before accepting it (a slow server: the sender's job stays in
  * flight); a message whose sender disconnected meanwhile is not kept (it was never acknowledged).
- * `refuse(address)` true answers that recipient `550 5.1.1` (no such mailbox), as a real server does.
+ * `refuse(address)` true answers that recipient `550 5.1.1 <address>: No such mailbox`, quoting it as Postfix does.
  * `auth` makes it require AUTH with those credentials, offered without TLS (it never offers
  * STARTTLS); `host` is the address it listens on (default 127.0.0.1). `maxBytes` advertises SIZE
  * and answers a larger message `552 5.3.4` once its data is in, as a real server does.
@@ -50,7 +50,7 @@ export async function startSmtpStandIn(
     ...(options.maxBytes ? { size: options.maxBytes } : {}),
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
-      callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }));
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: No such mailbox`), { responseCode: 550 }));
     },
     onClose(session) {
       if (options.delayMs) closed.add(session.id);

@@ -258,6 +258,11 @@ describe.each(engines)('e-mail delivery on %s', (engine) => {
       expect(row?.lastError).toMatch(/550|No such mailbox/);
       expect((await emailQueueStatus(ctx.deps)).queue.counts).toMatchObject({ dead: 1, pending: 0 });
       expect(smtp.messages).toHaveLength(0);
+      // The failure is logged (the server's reply and codes), the refused address is not.
+      const logged = ctx.logs.raw.join('');
+      expect(logged).toMatch(/job failed/);
+      expect(logged).toMatch(/550/);
+      expect(logged).not.toContain('nowhere.example');
     } finally {
       await ctx.close();
       await smtp.close();
@@ -284,6 +289,11 @@ describe.each(engines)('e-mail delivery on %s', (engine) => {
       const [row] = (await listOutbox(ctx.deps.db)).messages;
       expect(row).toMatchObject({ status: 'sent', attempts: 1 });
       expect(row?.lastError).toBe('The server refused crm@nowhere.example.');
+      // The outbox row (erased with the person) keeps the address; the log line only the count.
+      expect(ctx.logs.lines).toContainEqual(
+        expect.objectContaining({ msg: 'recipients refused', refused: 1 }),
+      );
+      expect(ctx.logs.raw.join('')).not.toContain('nowhere.example');
     } finally {
       await ctx.close();
       await smtp.close();

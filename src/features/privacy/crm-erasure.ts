@@ -4,7 +4,13 @@ import { type CrmClient, type CrmErasureResult, CrmError } from '../../integrati
 import type { JobQueue } from '../../queue/job-queue.ts';
 import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
 import { CRM_ERASURE } from './limits.ts';
-import { failCrmErasure, finishCrmErasure, getCrmErasure, setAuditCrm } from './store.ts';
+import {
+  failCrmErasure,
+  finishCrmErasure,
+  getCrmErasure,
+  recordCrmErasureRun,
+  setAuditCrm,
+} from './store.ts';
 
 /**
  * Deleting the person from the CRM, after the local erasure committed: one attempt within the
@@ -34,19 +40,33 @@ export const crmErasureQueue = (jobs: JobQueue) =>
 
 export const crmErasureKey = (erasureId: string) => `${erasureId}:crm-erasure`;
 
-/** One attempt; throws the CRM's error. Does nothing once the erasure is done. */
+/**
+ * One attempt; throws the CRM's error. Does nothing once the erasure is done. The in-request run
+ * (`final: false`) records what it deleted and keeps the address; the queue's run (`final: true`, at
+ * least CRM_ERASURE.safetyNetDelayMs later) searches again, adds what it found and only then lets the
+ * address go. The second search catches a person that a CRM sync already running when the erasure
+ * committed (its job row gone, its calls in flight) created after the first search.
+ */
 async function eraseOnce(
   deps: CrmErasureDeps,
   erasureId: string,
   timeoutMs: number,
+  final: boolean,
 ): Promise<CrmErasureResult | null> {
   const erasure = await getCrmErasure(deps.db, erasureId);
   if (!erasure || erasure.status === 'done' || erasure.email === null) return null;
-  const deleted = await deps.crm.erasePerson(
+  const found = await deps.crm.erasePerson(
     { email: erasure.email, known: erasure.known },
     { signal: AbortSignal.timeout(timeoutMs) },
   );
-  await finishCrmErasure(deps.db, erasureId, deleted);
+  const earlier = erasure.result ?? {};
+  const deleted: CrmErasureResult = {
+    persons: found.persons + (earlier.persons ?? 0),
+    deals: found.deals + (earlier.deals ?? 0),
+    notes: found.notes + (earlier.notes ?? 0),
+  };
+  if (final) await finishCrmErasure(deps.db, erasureId, deleted);
+  else await recordCrmErasureRun(deps.db, erasureId, deleted);
   await setAuditCrm(deps.db, erasureId, 'erased', deleted);
   return deleted;
 }
@@ -60,7 +80,7 @@ export async function eraseFromCrmInline(
   erasureId: string,
 ): Promise<CrmErasureOutcome> {
   try {
-    const deleted = await eraseOnce(deps, erasureId, CRM_ERASURE.inlineTimeoutMs);
+    const deleted = await eraseOnce(deps, erasureId, CRM_ERASURE.inlineTimeoutMs, false);
     return { status: 'erased', message: ERASED, deleted: deleted ?? { persons: 0, deals: 0, notes: 0 } };
   } catch (error) {
     deps.metrics?.recordOutboundError('crm');
@@ -87,7 +107,7 @@ export function crmErasureQueueDefinition(deps: CrmErasureDeps): QueueDefinition
     leaseMs: 120_000,
     async handle(payload) {
       try {
-        await eraseOnce(deps, payload.erasureId, CRM_ERASURE.queueTimeoutMs);
+        await eraseOnce(deps, payload.erasureId, CRM_ERASURE.queueTimeoutMs, true);
       } catch (error) {
         deps.metrics?.recordOutboundError('crm');
         await failCrmErasure(deps.db, payload.erasureId, describe(error), 'pending');

@@ -4,6 +4,7 @@ import {
   adminCall,
   createPersonEverywhere,
   drainSideEffects,
+  mentionInContact,
   newPerson,
   type Person,
   PRIVACY_ENV,
@@ -27,6 +28,8 @@ describe.each(engines)('personal data routes on %s', { timeout: 60_000 }, (engin
   const ana = newPerson('Ana');
   // Ana's address is inside hers: `xana.…@example.com` holds `ana.…@example.com`.
   const xana: Person = { ...newPerson('Xana'), email: `x${ana.email}` };
+  // Bea's contact message names Ana's address: the team's e-mail about it is Bea's.
+  const bea = newPerson('Bea');
   const ids: Record<string, Awaited<ReturnType<typeof createPersonEverywhere>>> = {};
 
   beforeAll(async () => {
@@ -39,6 +42,7 @@ describe.each(engines)('personal data routes on %s', { timeout: 60_000 }, (engin
     app = served(server.url);
     ids.ana = await createPersonEverywhere(app, ana);
     ids.xana = await createPersonEverywhere(app, xana);
+    await mentionInContact(app, bea, ana);
     await drainSideEffects(server);
   });
   afterAll(async () => {
@@ -126,6 +130,8 @@ describe.each(engines)('personal data routes on %s', { timeout: 60_000 }, (engin
     // Nothing of Xana's, although her address contains Ana's.
     expect(JSON.stringify(body)).not.toContain(xana.email);
     expect(JSON.stringify(body)).not.toContain(xana.name);
+    // Nor Bea's message and the team's e-mail about it, although they name Ana's address.
+    expect(JSON.stringify(body)).not.toContain(bea.email);
 
     // The file, downloaded as the export links it.
     const download = await adminCall(app, 'GET', file.download);
@@ -187,6 +193,9 @@ describe.each(engines)('personal data routes on %s', { timeout: 60_000 }, (engin
     const other = await exportOf(xana.email);
     expect(other.status).toBe(200);
     expect(other.body.counts).toMatchObject({ leads: 1, tickets: 1, contactMessages: 1, chatSessions: 1 });
+    // Bea's e-mail to the team, naming Ana's address, is Bea's: it stays.
+    const beas = await exportOf(bea.email);
+    expect(beas.body.data.emails.some((e: Json) => JSON.stringify(e).includes(ana.email))).toBe(true);
     // Not asked to: the CRM still has her.
     expect(pipedrive.persons.some((p) => p.email === ana.email)).toBe(true);
 

@@ -161,7 +161,18 @@ export async function getCrmErasure(db: DbOrTx, id: string) {
     email: row.email,
     known: JSON.parse(row.known) as KnownCrmObjects,
     status: row.status,
+    /** What the CRM erasure's earlier runs deleted (the in-request one's), if any. */
+    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, number>),
   };
+}
+
+/** The in-request run deleted these; the address stays for the queue's final sweep. */
+export async function recordCrmErasureRun(db: DbOrTx, id: string, result: unknown): Promise<void> {
+  await db
+    .updateTable('privacy_crm_erasures')
+    .set({ result: JSON.stringify(result), last_error: null, updated_at: Date.now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The CRM confirmed: the address goes, the counts stay. */

@@ -31,9 +31,11 @@ async function mailKeyedBy(db: DbOrTx, scope: PersonalDataScope): Promise<string
 }
 
 /**
- * The mail outbox (every e-mail the service sent or stored): the messages to, from or about the
- * address (any header or body naming it, as a whole address), and those keyed by a record of the
- * person (`<leadId>:notification`, the support team's copy). With the e-mail queue's dead jobs, which
+ * The mail outbox (every e-mail the service sent or stored): the messages to the address or answering
+ * to it (a recipient or Reply-To header naming it, as a whole address), and those keyed by a record of
+ * the person (`<leadId>:notification`, the support team's copy). A message that only names the
+ * address in its text is someone else's (their contact message asking to copy a colleague): it is
+ * neither exported to nor erased for the one named. With the e-mail queue's dead jobs, which
  * carry the message too, its copies expire after RETENTION_MAIL_DAYS once final.
  */
 export function outboxPersonalData(retentionDays: number): PersonalDataPart {
@@ -44,30 +46,15 @@ export function outboxPersonalData(retentionDays: number): PersonalDataPart {
         const email = scope.email;
         const rows = await db
           .selectFrom('mail_outbox')
-          .select([
-            'id',
-            'to_addresses',
-            'cc_addresses',
-            'bcc_addresses',
-            'reply_to',
-            'subject',
-            'text_body',
-            'html_body',
-          ])
+          .select(['id', 'to_addresses', 'cc_addresses', 'bcc_addresses', 'reply_to'])
           .where(
-            sql<boolean>`lower(to_addresses || cc_addresses || bcc_addresses || coalesce(reply_to, '') || subject || text_body || html_body) like ${containsPattern(email)} escape '\\'`,
+            sql<boolean>`lower(to_addresses || cc_addresses || bcc_addresses || coalesce(reply_to, '')) like ${containsPattern(email)} escape '\\'`,
           )
           .execute();
         const mentioning = rows.filter((r) =>
-          [
-            r.to_addresses,
-            r.cc_addresses,
-            r.bcc_addresses,
-            r.reply_to ?? '',
-            r.subject,
-            r.text_body,
-            r.html_body,
-          ].some((text) => mentionsAddress(text, email)),
+          [r.to_addresses, r.cc_addresses, r.bcc_addresses, r.reply_to ?? ''].some((text) =>
+            mentionsAddress(text, email),
+          ),
         );
         scope.add(
           LINKED.mail,

@@ -184,7 +184,9 @@ export function emailQueueDefinition(
         const { result, note } = await deliver(deps, idempotencyKey, message);
         // Sent to the others; sending again would repeat it to them, so the refusal is recorded.
         const refused = result.refused.length > 0 ? `The server refused ${result.refused.join(', ')}.` : null;
-        if (refused) deps.logger?.warn({ idempotencyKey, refused: result.refused }, 'recipients refused');
+        // The addresses stay in the outbox row (erased with it), out of the logs.
+        if (refused)
+          deps.logger?.warn({ idempotencyKey, refused: result.refused.length }, 'recipients refused');
         // Sent: recorded through a brief database outage, or the retry would send it again.
         await writeThroughOutage(() =>
           markOutbox(deps.db, idempotencyKey, {

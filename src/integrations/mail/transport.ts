@@ -75,6 +75,31 @@ export function smtpTransportOptions(smtpUrl: string) {
 }
 
 /** nodemailer over SMTP (see smtpTransportOptions). */
+/** Anything shaped like an e-mail address, as a server's reply may quote it. */
+const ADDRESS = /[^\s<>"'`,;:()[\]]+@[^\s<>"'`,;:()[\]]+/g;
+
+/**
+ * A failed SMTP send, without the recipients. nodemailer's error lists the refused addresses
+ * (`rejected`, `rejectedErrors`) and its message quotes the server's reply, which often names the
+ * address; the queue logs the error and stores its message. This one keeps what retrying and the
+ * admin need (nodemailer's code, the reply code, the reply with every address as `<address>`), so a
+ * visitor's address never reaches a log line or a job's error.
+ */
+export class SmtpSendError extends Error {
+  override name = 'SmtpSendError';
+  /** nodemailer's code (`EENVELOPE`, `ECONNECTION`, `EMESSAGE`, …). */
+  readonly code: string | undefined;
+  /** The server's reply code (`550`, `552`, …), when it answered. */
+  readonly responseCode: number | undefined;
+
+  constructor(error: unknown) {
+    const { code, responseCode, message } = (error ?? {}) as Record<string, unknown>;
+    super(String(message ?? error).replace(ADDRESS, '<address>'));
+    this.code = typeof code === 'string' ? code : undefined;
+    this.responseCode = typeof responseCode === 'number' ? responseCode : undefined;
+  }
+}
+
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
   readonly from: string;
@@ -99,7 +124,7 @@ export class SmtpTransport implements MailTransport {
       outbound.end();
     } catch (error) {
       outbound.end({ error });
-      throw error;
+      throw new SmtpSendError(error);
     }
     // nodemailer succeeds when at least one recipient was accepted and lists the others here.
     const refused = (Array.isArray(info.rejected) ? info.rejected : []).map((r: unknown) =>

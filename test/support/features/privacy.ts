@@ -161,6 +161,26 @@ export async function createPersonEverywhere(app: Requester, person: Person) {
 }
 
 /** Runs the queued e-mails and CRM syncs. */
+/**
+ * A contact-form message from `sender` that names `mentioned`'s address in its text (a colleague to
+ * copy): the team's e-mail about it is the sender's, not the one mentioned.
+ */
+export async function mentionInContact(app: Requester, sender: Person, mentioned: Person) {
+  await ok(
+    app.request('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+      body: JSON.stringify({
+        name: sender.name,
+        email: sender.email,
+        subject: 'A quote for our website',
+        message: `Hello, we would like a quote for a new website for our bakery. Please also write to my colleague ${mentioned.email}.`,
+      }),
+    }),
+    201,
+  );
+}
+
 export async function drainSideEffects(ctx: TestContext): Promise<void> {
   await ctx.deps.worker.drain(EMAIL_QUEUE);
   await ctx.deps.worker.drain(CRM_QUEUE);
