@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable, writeThroughOutage } from '../db/unavailable.ts';
+import { maskAddresses } from '../text/address-mention.ts';
 import { runInSpan } from '../tracing/context.ts';
 import { parseTraceparent } from '../tracing/trace-context.ts';
 import { ID_ONLY_TRACER, type Tracer } from '../tracing/tracer.ts';
@@ -190,7 +191,7 @@ export class QueueWorker {
           const { error } = failure;
           const permanent = error instanceof PermanentJobError;
           const next = await writeThroughOutage(() => this.#queue.fail(job, error, { permanent }));
-          log.warn({ err: error, next }, 'job failed');
+          log.warn({ err: loggable(error), next }, 'job failed');
           if (next === 'dead') await this.#dead(definition, job, error, log);
         }
       });
@@ -208,4 +209,20 @@ export class QueueWorker {
       log.error({ err: deadError }, 'onDead handler failed');
     }
   }
+}
+
+/**
+ * A job's error as its log line shows it: type, code, message and stack with every e-mail address
+ * masked. A job's error is often an outside service's answer about a person (a mail server refusing
+ * `<ana@…>`, a CRM rejecting a field), and the logs must name nobody; the job row keeps the error.
+ */
+function loggable(error: unknown) {
+  if (!(error instanceof Error)) return { message: maskAddresses(String(error)) };
+  const { code } = error as { code?: unknown };
+  return {
+    type: error.name,
+    ...(code === undefined ? {} : { code }),
+    message: maskAddresses(error.message),
+    stack: error.stack === undefined ? undefined : maskAddresses(error.stack),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, mentionsAddress } from './address-mention.ts';
+import { containsPattern, maskAddresses, mentionsAddress } from './address-mention.ts';
 
 describe('mentionsAddress', () => {
   const ana = 'ana@example.co';
@@ -40,5 +40,17 @@ describe('mentionsAddress', () => {
 
   it('escapes LIKE wildcards', () => {
     expect(containsPattern('a_b%c\\d@x.y')).toBe('%a\\_b\\%c\\\\d@x.y%');
+  });
+});
+
+describe('maskAddresses', () => {
+  it('masks every address, quoted or bare, and leaves the rest', () => {
+    expect(maskAddresses('550 5.1.1 <ana.q+1@example.co.uk>: No such mailbox')).toBe(
+      '550 5.1.1 <<address>>: No such mailbox',
+    );
+    expect(maskAddresses('Recipients refused: "bea@x.io", ñandú@ejemplo.es (twice)')).toBe(
+      'Recipients refused: "<address>", <address> (twice)',
+    );
+    expect(maskAddresses('Connection timeout after 10000 ms')).toBe('Connection timeout after 10000 ms');
   });
 });

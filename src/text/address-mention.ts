@@ -29,3 +29,11 @@ export function mentionsAddress(text: string, address: string): boolean {
   }
   return false;
 }
+
+/** Anything shaped like an e-mail address, as an outside service's error message may quote one. */
+const ANY_ADDRESS = /[^\s<>"'`,;:()[\]]+@[^\s<>"'`,;:()[\]]+/gu;
+
+/** `text` with every address in it as `<address>`: for log lines, which must name nobody. */
+export function maskAddresses(text: string): string {
+  return text.replace(ANY_ADDRESS, '<address>');
+}

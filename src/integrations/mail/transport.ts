@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { maskAddresses } from '../../text/address-mention.ts';
 import { startOutboundCall } from '../../tracing/outbound.ts';
 import { addressList, type MailMessage } from './message.ts';
 
@@ -75,9 +76,6 @@ export function smtpTransportOptions(smtpUrl: string) {
 }
 
 /** nodemailer over SMTP (see smtpTransportOptions). */
-/** Anything shaped like an e-mail address, as a server's reply may quote it. */
-const ADDRESS = /[^\s<>"'`,;:()[\]]+@[^\s<>"'`,;:()[\]]+/g;
-
 /**
  * A failed SMTP send, without the recipients. nodemailer's error lists the refused addresses
  * (`rejected`, `rejectedErrors`) and its message quotes the server's reply, which often names the
@@ -94,7 +92,7 @@ export class SmtpSendError extends Error {
 
   constructor(error: unknown) {
     const { code, responseCode, message } = (error ?? {}) as Record<string, unknown>;
-    super(String(message ?? error).replace(ADDRESS, '<address>'));
+    super(maskAddresses(String(message ?? error)));
     this.code = typeof code === 'string' ? code : undefined;
     this.responseCode = typeof responseCode === 'number' ? responseCode : undefined;
   }
