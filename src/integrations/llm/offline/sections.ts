@@ -1,5 +1,5 @@
 import type { EngineModel, Reading } from './model.ts';
-import { decodeSpans, labelledValues, type Span, tokenFeatures } from './tagger.ts';
+import { decodeSpans, labelledValues, purposeClauses, type Span, spanOf, tokenFeatures } from './tagger.ts';
 import { isPlaceholder } from './text.ts';
 import { binaryProbabilities } from './trained-classifier.ts';
 import { SECTION_KEYS, type SectionKey } from './vocabulary.ts';
@@ -41,6 +41,7 @@ export function predictSections(model: EngineModel, reading: Reading): SectionPr
     );
   }
   applyLabels(reading, spans);
+  if (spans.goal.length === 0) spans.goal = purposeSpans(reading, spans);
   return { spans, strongest };
 }
 
@@ -68,4 +69,30 @@ function applyLabels(reading: Reading, spans: Record<SectionKey, Span[]>) {
     spans[labelled.key].push({ key: labelled.key, start, end, text: message.slice(start, end) });
     spans[labelled.key].sort((a, b) => a.start - b.start);
   }
+}
+
+/** Words that never end a goal taken from a purpose clause. */
+const TRAILING = /^(?:and|or|but|with|for|to|of|y|o|con|para|de|del|en|el|la|los|las|un|una|que|the|a|an)$/;
+
+/**
+ * When the tagger reads no goal, the purpose clauses the visitor wrote are the goal ("an app to swap
+ * textbooks", "una web para recibir donaciones", "so that we get more bookings"): the tagger learns
+ * goals from words, and a purpose worded in words no training message used would otherwise be lost.
+ * A clause naming the work itself ("want to build a site"), the look or a limit is left out.
+ */
+function purposeSpans(reading: Reading, spans: Record<SectionKey, Span[]>): Span[] {
+  const { message, tokens } = reading;
+  const taken = [...spans.style, ...spans.constraints];
+  const out: Span[] = [];
+  for (const [first, end] of purposeClauses(message, tokens)) {
+    let last = end;
+    while (last > first && TRAILING.test(tokens[last]!.word)) last--;
+    const from = tokens[first]!.start;
+    const to = tokens[last]!.end;
+    // A clause that is the look or a limit ("que sea minimalista", "so it is live by June") is not a goal.
+    if (taken.some((s) => s.start < to && s.end > from)) continue;
+    if (isPlaceholder(message.slice(from, to))) continue;
+    out.push(spanOf(message, 'goal', tokens[first]!.start, tokens[last]!.end));
+  }
+  return out;
 }

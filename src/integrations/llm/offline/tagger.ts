@@ -217,7 +217,7 @@ export function decodeSpans(
 }
 
 /** A span of the message, widened to the signs that belong to its numbers ("$40k", "50%"). */
-function spanOf(message: string, key: SectionKey, from: number, to: number): Span {
+export function spanOf(message: string, key: SectionKey, from: number, to: number): Span {
   let start = from;
   let end = to;
   while (start > 0 && /[$€£¥₹]/u.test(message[start - 1]!)) start--;
@@ -274,6 +274,78 @@ export function labelledValues(message: string, tokens: TaggedToken[]): Labelled
         last++;
       out.push({ key, label: i, first: i + n, last });
       break;
+    }
+  }
+  return out;
+}
+
+/** A Spanish infinitive, with or without a clitic ("contar", "recuperarlo", "mantenerla"). */
+const INFINITIVE = /^[a-z]{2,}(?:ar|er|ir)(?:lo|la|los|las|le|les|me|te|se|nos)?$/;
+/** Words that make "to" a preposition rather than a verb's marker ("move to the cloud", "to us"). */
+const NOT_AFTER_TO = new Set(
+  'the a an our my your their his her its this that these those it them us me you him one two three more most all every each other another some any'.split(
+    ' ',
+  ),
+);
+/** The verbs of wanting before "que" ("necesitamos que la infraestructura aguante"). */
+const WANT =
+  /^(?:want|wants|wanted|need|needs|would|like|hope|hoping|aim|aiming|plan|planning|quer\w*|quier\w*|necesit\w*|busc\w*|gustaria|esperamos|buscamos)$/;
+/**
+ * Verbs of the work itself ("we want to build a website", "para migrar el servidor"): what follows is
+ * the service asked for, not its purpose.
+ */
+const WORK_VERB =
+  /^(?:build|rebuild|create|make|develop|redo|redesign|migrate|move|add|hire|join|fix|set|update|maintain|integrate|connect|upgrade|launch|work|construir|crear|hacer|rehacer|desarrollar|migrar\w*|mover|pasar|agregar|sumar|contratar|arreglar|integrar\w*|conectar|actualizar|armar|montar|lanzar|mantener|ampliar|trabajar|sea|sean|se)$/;
+/** Nouns that say what a goal is ("the goal is to…", "el objetivo es…"). */
+const GOAL_NOUN = /^(?:goal|aim|objective|purpose|idea|point|objetivo|meta|proposito|idea|fin)$/;
+
+/**
+ * Purpose clauses, the phrases a visitor gives as the reason for the work: "an app for teenagers to
+ * swap textbooks", "so (that) we get more bookings", "in order to", "the goal is to…", "una web para
+ * contar nuestros proyectos", "para que aguante", "necesitamos que la infraestructura aguante",
+ * "que nos ayude a definir el modelo", a clause opening with "que" ("…, que transmita confianza").
+ * Each is the token range from the word after its marker to the end of its clause.
+ */
+export function purposeClauses(message: string, tokens: TaggedToken[]): [number, number][] {
+  const out: [number, number][] = [];
+  const clauseEnd = (i: number) => {
+    let j = i;
+    while (j + 1 < tokens.length && tokens[j + 1]!.clause === tokens[i]!.clause) j++;
+    return j;
+  };
+  const push = (first: number) => {
+    if (first >= tokens.length || WORK_VERB.test(tokens[first]!.word)) return;
+    const last = clauseEnd(first);
+    if (out.length > 0 && out[out.length - 1]![1] >= first) return;
+    out.push([first, last]);
+  };
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const word = tokens[i]!.word;
+    const next = tokens[i + 1]!;
+    if (next.clause !== tokens[i]!.clause) continue;
+    const previous = i > 0 && tokens[i - 1]!.clause === tokens[i]!.clause ? tokens[i - 1]!.word : '';
+    const clauseOpens = i === 0 || tokens[i - 1]!.clause !== tokens[i]!.clause;
+    if (word === 'to') {
+      // "to" + a verb: not a preposition before a determiner, a pronoun, a number or a name.
+      const capital = /^\p{Lu}/u.test(message.slice(next.start, next.start + 1));
+      if (NOT_AFTER_TO.has(next.word) || /\d/.test(next.word) || capital) continue;
+      push(i + 1);
+    } else if (
+      word === 'so' &&
+      (next.word === 'that' || /^(?:we|i|our|my|they|people|customers|clients|it)$/.test(next.word))
+    ) {
+      push(next.word === 'that' ? i + 2 : i + 1);
+    } else if (word === 'para' && next.word === 'que') {
+      push(i + 2);
+    } else if (word === 'para' && INFINITIVE.test(next.word)) {
+      push(i + 1);
+    } else if (word === 'a' && /^ayud/.test(previous) && INFINITIVE.test(next.word)) {
+      push(i + 1);
+    } else if (word === 'que' && (clauseOpens || previous === 'y' || WANT.test(previous))) {
+      push(i + 1);
+    } else if (GOAL_NOUN.test(word) && /^(?:is|es|seria|sería)$/.test(next.word)) {
+      const after = tokens[i + 2];
+      push(after && (after.word === 'to' || after.word === 'que') ? i + 3 : i + 2);
     }
   }
   return out;
