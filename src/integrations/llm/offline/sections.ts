@@ -1,7 +1,6 @@
 import type { EngineModel, Reading } from './model.ts';
-import { decodeSpans, labelledValues, purposeClauses, type Span, spanOf, tokenFeatures } from './tagger.ts';
+import { decodeSpans, labelledValues, purposeClauses, type Span, spanOf, tokenProbabilities } from './tagger.ts';
 import { isPlaceholder } from './text.ts';
-import { binaryProbabilities } from './trained-classifier.ts';
 import { SECTION_KEYS, type SectionKey } from './vocabulary.ts';
 
 /**
@@ -21,16 +20,19 @@ export interface SectionPrediction {
 
 export function predictSections(model: EngineModel, reading: Reading): SectionPrediction {
   const table = model.sections;
-  const features = tokenFeatures(reading.message, reading.tokens);
-  const perToken = features.map((f) =>
-    Array.from(binaryProbabilities(table, f, new Float64Array(table.keys.length))),
-  );
+  const width = table.keys.length;
+  const all = tokenProbabilities(table, reading.message, reading.tokens);
   const spans = {} as Record<SectionKey, Span[]>;
   const strongest = {} as Record<SectionKey, number>;
+  const probs: number[] = new Array(reading.tokens.length);
   for (const key of SECTION_KEYS) {
     const k = table.keys.indexOf(key);
-    const probs = perToken.map((p) => p[k]!);
-    strongest[key] = Math.max(0, ...probs);
+    let most = 0;
+    for (let i = 0; i < probs.length; i++) {
+      probs[i] = all[i * width + k]!;
+      if (probs[i]! > most) most = probs[i]!;
+    }
+    strongest[key] = most;
     spans[key] = decodeSpans(
       reading.message,
       reading.tokens,
