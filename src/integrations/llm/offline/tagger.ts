@@ -24,6 +24,7 @@ export interface TaggedToken {
 }
 
 const WORD = /[a-z0-9]+/g;
+const SPACES_ONLY = /^\s*$/;
 
 export function tagTokens(message: string, folded = fold(message)): TaggedToken[] {
   const out: TaggedToken[] = [];
@@ -33,7 +34,7 @@ export function tagTokens(message: string, folded = fold(message)): TaggedToken[
   WORD.lastIndex = 0;
   for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
     const gap = message.slice(last, m.index);
-    const before = gap.replace(/\s+/g, '');
+    const before = SPACES_ONLY.test(gap) ? '' : gap.replace(/\s+/g, '');
     if (out.length > 0) {
       if (/[.!?\n]/.test(gap.replace(/\.(?=\d)/g, ''))) {
         sentence++;
