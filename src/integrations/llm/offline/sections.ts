@@ -1,5 +1,12 @@
 import type { EngineModel, Reading } from './model.ts';
-import { decodeSpans, labelledValues, purposeClauses, type Span, spanOf, tokenProbabilities } from './tagger.ts';
+import {
+  decodeSpans,
+  labelledValues,
+  purposeClauses,
+  type Span,
+  spanOf,
+  tokenProbabilities,
+} from './tagger.ts';
 import { isPlaceholder } from './text.ts';
 import { SECTION_KEYS, type SectionKey } from './vocabulary.ts';
 

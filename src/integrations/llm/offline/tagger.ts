@@ -1,6 +1,6 @@
 import { rolesOf } from './section-cues.ts';
-import type { BinaryTable } from './trained-classifier.ts';
 import { fold } from './text.ts';
+import type { BinaryTable } from './trained-classifier.ts';
 import type { SectionKey } from './vocabulary.ts';
 import { entriesOf } from './words.ts';
 
