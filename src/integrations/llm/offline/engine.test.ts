@@ -117,6 +117,10 @@ describe('offline engine answers', () => {
       [],
     );
     expect(purposeClauses('Move it to the cloud.', tagTokens('Move it to the cloud.'))).toEqual([]);
+    expect(purposeClauses('¿Qué tecnología usar?', tagTokens('¿Qué tecnología usar?'))).toEqual([]);
+    expect(
+      purposeClauses('Seria, que transmita confianza.', tagTokens('Seria, que transmita confianza.')),
+    ).toEqual([[2, 3]]);
   });
 
   it('answers a one-word message and a 2000-character message', async () => {

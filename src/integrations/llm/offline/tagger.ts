@@ -569,7 +569,12 @@ export function purposeClauses(message: string, tokens: TaggedToken[]): [number,
       push(i + 1);
     } else if (word === 'a' && /^ayud/.test(previous) && INFINITIVE.test(next.word)) {
       push(i + 1);
-    } else if (word === 'que' && (clauseOpens || previous === 'y' || WANT.test(previous))) {
+    } else if (
+      word === 'que' &&
+      (clauseOpens || previous === 'y' || WANT.test(previous)) &&
+      // "¿Qué tecnología usar?" asks; it states no purpose.
+      !/é/i.test(message.slice(tokens[i]!.start, tokens[i]!.end))
+    ) {
       push(i + 1);
     } else if (GOAL_NOUN.test(word) && /^(?:is|es|seria|sería)$/.test(next.word)) {
       const after = tokens[i + 2];
