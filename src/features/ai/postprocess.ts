@@ -63,6 +63,11 @@ export function normalizeLocale(locale: string | undefined | null): Language {
   return typeof locale === 'string' && /^es(?:$|[-_])/i.test(locale.trim()) ? 'es' : 'en';
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]+/g;
+
 /**
  * A model string made safe: well-formed text only (a lone surrogate, which a model can write as a
  * `\ud800` escape, becomes U+FFFD; markup removed), one line, trimmed, cut to `max`; or null for
@@ -71,14 +76,13 @@ export function normalizeLocale(locale: string | undefined | null): Language {
 export function cleanText(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null;
   // The cut bounds the work on hostile input before the regular expressions run.
-  const text = sliceWhole(value, max * 4 + 1000)
-    .toWellFormed()
-    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
-    .replace(/<\/?[a-z][^>]*>/gi, ' ')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-    .replace(/[\u0000-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // Each rewrite runs only on text that needs it (most strings, the offline engine's phrases, need none).
+  let text = sliceWhole(value, max * 4 + 1000).toWellFormed();
+  if (text.includes('<'))
+    text = text.replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ').replace(/<\/?[a-z][^>]*>/gi, ' ');
+  if (CONTROL.test(text)) text = text.replace(CONTROLS, ' ');
+  if (/\s\s|[^\S ]/.test(text)) text = text.replace(/\s+/g, ' ');
+  text = text.trim();
   if (text === '' || isPlaceholder(text) || isPromptTemplate(text)) return null;
   return truncate(text, max);
 }

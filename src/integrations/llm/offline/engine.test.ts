@@ -4,7 +4,11 @@ import { AI_TUNING_SETS, messagesOf, readAiSet } from '../../../../eval/sets.ts'
 import { AI_LIMITS } from '../../../features/ai/limits.ts';
 import { RecommendResponseSchema, RefineResponseSchema } from '../../../features/ai/schemas.ts';
 import { recommendPlan, refineMessage } from '../../../features/ai/service.ts';
+import { engineModel } from './engine.ts';
+import { readMessage } from './model.ts';
 import { isSingleVerb, isTraceable } from './phrases.ts';
+import { predictSections } from './sections.ts';
+import { purposeClauses, tagTokens } from './tagger.ts';
 import { fold, fragments } from './text.ts';
 
 const messages = AI_TUNING_SETS.flatMap((name) => messagesOf(readAiSet(name)));
@@ -96,6 +100,27 @@ describe('offline engine answers', () => {
     expect(out.missingInformation).not.toContain('budget range');
     expect(out.missingInformation).not.toContain('timeline');
     expect(out.detectedNeeds.length).toBeGreaterThan(0);
+  });
+
+  it('reads a purpose clause as the goal, not the work asked for', () => {
+    const goals = (message: string) => {
+      const reading = readMessage(message);
+      return predictSections(engineModel(), reading).spans.goal.map((s) => s.text);
+    };
+    expect(goals('We are a school club and want an app for pupils to swap second-hand textbooks.')).toEqual([
+      'swap second-hand textbooks',
+    ]);
+    expect(
+      goals('Somos una ONG. Queremos una web nueva para recibir donaciones desde el extranjero.'),
+    ).toEqual(['recibir donaciones desde el extranjero']);
+    expect(purposeClauses('We want to build a website.', tagTokens('We want to build a website.'))).toEqual(
+      [],
+    );
+    expect(purposeClauses('Move it to the cloud.', tagTokens('Move it to the cloud.'))).toEqual([]);
+    expect(purposeClauses('¿Qué tecnología usar?', tagTokens('¿Qué tecnología usar?'))).toEqual([]);
+    expect(
+      purposeClauses('Seria, que transmita confianza.', tagTokens('Seria, que transmita confianza.')),
+    ).toEqual([[2, 3]]);
   });
 
   it('answers a one-word message and a 2000-character message', async () => {

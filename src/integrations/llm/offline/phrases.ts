@@ -25,6 +25,19 @@ export function contentWords(text: string): string[] {
 
 const stem = (word: string) => word.slice(0, 5);
 
+/** The message as signals are compared with it, kept for the last message (an answer checks several signals). */
+let lastReading: { message: string; foldedMessage: string; said: Set<string> } | null = null;
+function messageReading(message: string) {
+  if (lastReading?.message !== message) {
+    lastReading = {
+      message,
+      foldedMessage: ` ${fold(message).replace(/\s+/g, ' ').trim()} `,
+      said: new Set(contentWords(message).map(stem)),
+    };
+  }
+  return lastReading;
+}
+
 /**
  * A signal is traceable to the visitor's words when it quotes them (the whole signal, or a span in
  * quotation marks, is found in the message, folded) or when at least half of its content words
@@ -32,7 +45,7 @@ const stem = (word: string) => word.slice(0, 5);
  * message gives few details") is none of these.
  */
 export function isTraceable(signal: string, message: string): boolean {
-  const foldedMessage = ` ${fold(message).replace(/\s+/g, ' ').trim()} `;
+  const { foldedMessage, said } = messageReading(message);
   const foldedSignal = fold(signal).replace(/\s+/g, ' ').trim();
   if (foldedSignal && foldedMessage.includes(` ${foldedSignal} `)) return true;
   for (const quoted of signal.matchAll(/[“"«]([^”"»]+)[”"»]/g)) {
@@ -41,7 +54,6 @@ export function isTraceable(signal: string, message: string): boolean {
   }
   const words = contentWords(signal);
   if (words.length === 0) return false;
-  const said = new Set(contentWords(message).map(stem));
   const shared = words.filter((w) => said.has(stem(w))).length;
   return shared > 0 && shared * 2 >= words.length;
 }

@@ -1,7 +1,13 @@
 import type { EngineModel, Reading } from './model.ts';
-import { decodeSpans, labelledValues, type Span, tokenFeatures } from './tagger.ts';
+import {
+  decodeSpans,
+  labelledValues,
+  purposeClauses,
+  type Span,
+  spanOf,
+  tokenProbabilities,
+} from './tagger.ts';
 import { isPlaceholder } from './text.ts';
-import { binaryProbabilities } from './trained-classifier.ts';
 import { SECTION_KEYS, type SectionKey } from './vocabulary.ts';
 
 /**
@@ -21,16 +27,19 @@ export interface SectionPrediction {
 
 export function predictSections(model: EngineModel, reading: Reading): SectionPrediction {
   const table = model.sections;
-  const features = tokenFeatures(reading.message, reading.tokens);
-  const perToken = features.map((f) =>
-    Array.from(binaryProbabilities(table, f, new Float64Array(table.keys.length))),
-  );
+  const width = table.keys.length;
+  const all = tokenProbabilities(table, reading.message, reading.tokens);
   const spans = {} as Record<SectionKey, Span[]>;
   const strongest = {} as Record<SectionKey, number>;
+  const probs: number[] = new Array(reading.tokens.length);
   for (const key of SECTION_KEYS) {
     const k = table.keys.indexOf(key);
-    const probs = perToken.map((p) => p[k]!);
-    strongest[key] = Math.max(0, ...probs);
+    let most = 0;
+    for (let i = 0; i < probs.length; i++) {
+      probs[i] = all[i * width + k]!;
+      if (probs[i]! > most) most = probs[i]!;
+    }
+    strongest[key] = most;
     spans[key] = decodeSpans(
       reading.message,
       reading.tokens,
@@ -41,6 +50,7 @@ export function predictSections(model: EngineModel, reading: Reading): SectionPr
     );
   }
   applyLabels(reading, spans);
+  if (spans.goal.length === 0) spans.goal = purposeSpans(reading, spans);
   return { spans, strongest };
 }
 
@@ -68,4 +78,30 @@ function applyLabels(reading: Reading, spans: Record<SectionKey, Span[]>) {
     spans[labelled.key].push({ key: labelled.key, start, end, text: message.slice(start, end) });
     spans[labelled.key].sort((a, b) => a.start - b.start);
   }
+}
+
+/** Words that never end a goal taken from a purpose clause. */
+const TRAILING = /^(?:and|or|but|with|for|to|of|y|o|con|para|de|del|en|el|la|los|las|un|una|que|the|a|an)$/;
+
+/**
+ * When the tagger reads no goal, the purpose clauses the visitor wrote are the goal ("an app to swap
+ * textbooks", "una web para recibir donaciones", "so that we get more bookings"): the tagger learns
+ * goals from words, and a purpose worded in words no training message used would otherwise be lost.
+ * A clause naming the work itself ("want to build a site"), the look or a limit is left out.
+ */
+function purposeSpans(reading: Reading, spans: Record<SectionKey, Span[]>): Span[] {
+  const { message, tokens } = reading;
+  const taken = [...spans.style, ...spans.constraints];
+  const out: Span[] = [];
+  for (const [first, end] of purposeClauses(message, tokens)) {
+    let last = end;
+    while (last > first && TRAILING.test(tokens[last]!.word)) last--;
+    const from = tokens[first]!.start;
+    const to = tokens[last]!.end;
+    // A clause that is the look or a limit ("que sea minimalista", "so it is live by June") is not a goal.
+    if (taken.some((s) => s.start < to && s.end > from)) continue;
+    if (isPlaceholder(message.slice(from, to))) continue;
+    out.push(spanOf(message, 'goal', tokens[first]!.start, tokens[last]!.end));
+  }
+  return out;
 }

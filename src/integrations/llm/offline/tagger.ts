@@ -1,5 +1,6 @@
 import { rolesOf } from './section-cues.ts';
 import { fold } from './text.ts';
+import type { BinaryTable } from './trained-classifier.ts';
 import type { SectionKey } from './vocabulary.ts';
 import { entriesOf } from './words.ts';
 
@@ -23,6 +24,7 @@ export interface TaggedToken {
 }
 
 const WORD = /[a-z0-9]+/g;
+const SPACES_ONLY = /^\s*$/;
 
 export function tagTokens(message: string, folded = fold(message)): TaggedToken[] {
   const out: TaggedToken[] = [];
@@ -32,7 +34,7 @@ export function tagTokens(message: string, folded = fold(message)): TaggedToken[
   WORD.lastIndex = 0;
   for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
     const gap = message.slice(last, m.index);
-    const before = gap.replace(/\s+/g, '');
+    const before = SPACES_ONLY.test(gap) ? '' : gap.replace(/\s+/g, '');
     if (out.length > 0) {
       if (/[.!?\n]/.test(gap.replace(/\.(?=\d)/g, ''))) {
         sentence++;
@@ -152,6 +154,232 @@ export function tokenFeatures(message: string, tokens: TaggedToken[]): string[][
   return out;
 }
 
+/**
+ * The section table's reading of every token, `keys` probabilities per token (row-major), without
+ * naming the features: what `binaryProbabilities(table, tokenFeatures(…)[i])` gives, to the last bit
+ * (the same features, distinct, summed in the same order), but looked up as numbers cached per word
+ * and table, so a call allocates a few arrays instead of thousands of strings.
+ */
+export function tokenProbabilities(table: BinaryTable, message: string, tokens: TaggedToken[]): Float64Array {
+  const k = table.keys.length;
+  const out = new Float64Array(tokens.length * k);
+  if (tokens.length === 0) return out;
+  const ids = idsFor(table);
+  const forms = tokens.map((t) => wordIdsOf(ids, t.word));
+  const { vocab, w, b } = table;
+  let clauseStart = 0;
+  let sentenceStart = 0;
+  let clauseEnd = -1;
+  // The clause's roles (rc:) and the roles of the words read so far (rb:), distinct, in order.
+  const inClause: number[] = [];
+  const inClauseNames = new Set<string>();
+  const rolesBefore: number[] = [];
+  const rolesBeforeNames = new Set<string>();
+  let c01 = -1;
+  let at = 0;
+  const add = (j: number) => {
+    if (j < 0) return;
+    const base = j * k;
+    for (let c = 0; c < k; c++) out[at + c]! += w[base + c]!;
+  };
+  const addAll = (js: Int32Array) => {
+    for (let n = 0; n < js.length; n++) add(js[n]!);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (i === 0 || t.clause !== tokens[i - 1]!.clause) {
+      clauseStart = i;
+      clauseEnd = i;
+      while (clauseEnd + 1 < tokens.length && tokens[clauseEnd + 1]!.clause === t.clause) clauseEnd++;
+      inClause.length = 0;
+      inClauseNames.clear();
+      for (let j = clauseStart; j <= clauseEnd; j++) {
+        const names = forms[j]!.roleInClauseNames;
+        for (let n = 0; n < names.length; n++) {
+          if (inClauseNames.has(names[n]!)) continue;
+          inClauseNames.add(names[n]!);
+          inClause.push(forms[j]!.roleInClause[n]!);
+        }
+      }
+      rolesBefore.length = 0;
+      rolesBeforeNames.clear();
+      c01 = vocab.get(`c01:${tokens[clauseStart]!.word}_${tokens[clauseStart + 1]?.word ?? '</s>'}`) ?? -1;
+    }
+    if (i === 0 || t.sentence !== tokens[i - 1]!.sentence) sentenceStart = i;
+    at = i * k;
+    const f = forms[i]!;
+    let count = f.ownCount;
+    addAll(f.own);
+    if (i - 1 >= clauseStart) {
+      addAll(forms[i - 1]!.before1);
+      count += forms[i - 1]!.before1Count;
+    } else {
+      add(ids.edgeBefore1);
+      count++;
+    }
+    if (i + 1 <= clauseEnd) {
+      addAll(forms[i + 1]!.after1);
+      count += forms[i + 1]!.after1Count;
+    } else {
+      add(ids.edgeAfter1);
+      count++;
+    }
+    add(i - 2 >= clauseStart ? forms[i - 2]!.before2 : ids.edgeBefore2);
+    add(i + 2 <= clauseEnd ? forms[i + 2]!.after2 : ids.edgeAfter2);
+    add(vocab.get(`b-:${tokens[i - 1]?.word ?? '<s>'}_${t.word}`) ?? -1);
+    add(vocab.get(`b+:${t.word}_${tokens[i + 1]?.word ?? '</s>'}`) ?? -1);
+    add(ids.cpos[Math.min(i - clauseStart, 4)]!);
+    add(forms[clauseStart]!.clauseWord);
+    add(c01);
+    add(forms[sentenceStart]!.sentenceWord);
+    count += 8;
+    if (t.before) {
+      add(ids.punctuation(t.before.slice(-1)));
+      count++;
+    }
+    if (i === clauseEnd) {
+      add(ids.clauseEnd);
+      count++;
+    }
+    if (i !== sentenceStart && /^\p{Lu}/u.test(message.slice(t.start, t.start + 2))) {
+      add(ids.cap);
+      count++;
+    }
+    if (/[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) {
+      add(ids.money);
+      count++;
+    }
+    for (let n = 0; n < inClause.length; n++) add(inClause[n]!);
+    count += inClause.length;
+    for (let n = 0; n < rolesBefore.length; n++) add(rolesBefore[n]!);
+    count += rolesBefore.length;
+    const names = f.roleBeforeNames;
+    for (let n = 0; n < names.length; n++) {
+      if (rolesBeforeNames.has(names[n]!)) continue;
+      rolesBeforeNames.add(names[n]!);
+      rolesBefore.push(f.roleBefore[n]!);
+    }
+    // Leading and late words of the clause, each word once (a Set of names in tokenFeatures).
+    const leadTo = Math.min(clauseStart + 3, i);
+    for (let j = clauseStart; j < leadTo; j++) {
+      let seen = false;
+      for (let m = clauseStart; m < j && !seen; m++) seen = tokens[m]!.word === tokens[j]!.word;
+      if (seen) continue;
+      add(forms[j]!.leadWord);
+      count++;
+    }
+    const lateFrom = Math.max(clauseStart, i - 4);
+    for (let j = lateFrom; j < i - 2; j++) {
+      let seen = false;
+      for (let m = lateFrom; m < j && !seen; m++) seen = tokens[m]!.word === tokens[j]!.word;
+      if (seen) continue;
+      add(forms[j]!.lateWord);
+      count++;
+    }
+    const scale = 1 / Math.sqrt(count || 1);
+    for (let c = 0; c < k; c++) out[at + c] = 1 / (1 + Math.exp(-(out[at + c]! * scale + b[c]!)));
+  }
+  return out;
+}
+
+/** A word's features as the table's indices (-1: unknown), distinct within each group, with their counts. */
+interface WordIds {
+  own: Int32Array;
+  ownCount: number;
+  before1: Int32Array;
+  before1Count: number;
+  after1: Int32Array;
+  after1Count: number;
+  before2: number;
+  after2: number;
+  clauseWord: number;
+  leadWord: number;
+  lateWord: number;
+  sentenceWord: number;
+  roleBefore: Int32Array;
+  roleBeforeNames: string[];
+  roleInClause: Int32Array;
+  roleInClauseNames: string[];
+}
+
+interface TableIds {
+  vocab: Map<string, number>;
+  words: Map<string, WordIds>;
+  edgeBefore1: number;
+  edgeAfter1: number;
+  edgeBefore2: number;
+  edgeAfter2: number;
+  cpos: number[];
+  clauseEnd: number;
+  cap: number;
+  money: number;
+  punctuation: (sign: string) => number;
+}
+
+const tableIds = new WeakMap<BinaryTable, TableIds>();
+
+function idsFor(table: BinaryTable): TableIds {
+  let ids = tableIds.get(table);
+  if (ids) return ids;
+  const id = (name: string) => table.vocab.get(name) ?? -1;
+  const signs = new Map<string, number>();
+  ids = {
+    vocab: table.vocab,
+    words: new Map(),
+    edgeBefore1: id(EDGE.before1[0]!),
+    edgeAfter1: id(EDGE.after1[0]!),
+    edgeBefore2: id(EDGE.before2),
+    edgeAfter2: id(EDGE.after2),
+    cpos: [0, 1, 2, 3, 4].map((n) => id(`cpos:${n}`)),
+    clauseEnd: id('clause-end'),
+    cap: id('cap'),
+    money: id('money'),
+    punctuation: (sign) => {
+      let j = signs.get(sign);
+      if (j === undefined) {
+        j = id(`pb:${sign}`);
+        if (signs.size < 1000) signs.set(sign, j);
+      }
+      return j;
+    },
+  };
+  tableIds.set(table, ids);
+  return ids;
+}
+
+function wordIdsOf(ids: TableIds, word: string): WordIds {
+  let found = ids.words.get(word);
+  if (found) return found;
+  const forms = formsOf(word);
+  const id = (name: string) => ids.vocab.get(name) ?? -1;
+  const distinct = (names: string[]) => [...new Set(names)];
+  const own = distinct(forms.own);
+  const before1 = distinct(forms.before1);
+  const after1 = distinct(forms.after1);
+  const roleBeforeNames = distinct(forms.roleBefore);
+  const roleInClauseNames = distinct(forms.roleInClause);
+  found = {
+    own: Int32Array.from(own, id),
+    ownCount: own.length,
+    before1: Int32Array.from(before1, id),
+    before1Count: before1.length,
+    after1: Int32Array.from(after1, id),
+    after1Count: after1.length,
+    before2: id(forms.before2),
+    after2: id(forms.after2),
+    clauseWord: id(forms.clauseWord),
+    leadWord: id(forms.leadWord),
+    lateWord: id(forms.lateWord),
+    sentenceWord: id(forms.sentenceWord),
+    roleBefore: Int32Array.from(roleBeforeNames, id),
+    roleBeforeNames,
+    roleInClause: Int32Array.from(roleInClauseNames, id),
+    roleInClauseNames,
+  };
+  if (ids.words.size < FORMS_CACHE_MAX) ids.words.set(word, found);
+  return found;
+}
+
 export interface Span {
   key: SectionKey;
   start: number;
@@ -217,7 +445,7 @@ export function decodeSpans(
 }
 
 /** A span of the message, widened to the signs that belong to its numbers ("$40k", "50%"). */
-function spanOf(message: string, key: SectionKey, from: number, to: number): Span {
+export function spanOf(message: string, key: SectionKey, from: number, to: number): Span {
   let start = from;
   let end = to;
   while (start > 0 && /[$€£¥₹]/u.test(message[start - 1]!)) start--;
@@ -274,6 +502,83 @@ export function labelledValues(message: string, tokens: TaggedToken[]): Labelled
         last++;
       out.push({ key, label: i, first: i + n, last });
       break;
+    }
+  }
+  return out;
+}
+
+/** A Spanish infinitive, with or without a clitic ("contar", "recuperarlo", "mantenerla"). */
+const INFINITIVE = /^[a-z]{2,}(?:ar|er|ir)(?:lo|la|los|las|le|les|me|te|se|nos)?$/;
+/** Words that make "to" a preposition rather than a verb's marker ("move to the cloud", "to us"). */
+const NOT_AFTER_TO = new Set(
+  'the a an our my your their his her its this that these those it them us me you him one two three more most all every each other another some any'.split(
+    ' ',
+  ),
+);
+/** The verbs of wanting before "que" ("necesitamos que la infraestructura aguante"). */
+const WANT =
+  /^(?:want|wants|wanted|need|needs|would|like|hope|hoping|aim|aiming|plan|planning|quer\w*|quier\w*|necesit\w*|busc\w*|gustaria|esperamos|buscamos)$/;
+/**
+ * Verbs of the work itself ("we want to build a website", "para migrar el servidor"): what follows is
+ * the service asked for, not its purpose.
+ */
+const WORK_VERB =
+  /^(?:build|rebuild|create|make|develop|redo|redesign|migrate|move|add|hire|join|fix|set|update|maintain|integrate|connect|upgrade|launch|work|construir|crear|hacer|rehacer|desarrollar|migrar\w*|mover|pasar|agregar|sumar|contratar|arreglar|integrar\w*|conectar|actualizar|armar|montar|lanzar|mantener|ampliar|trabajar|sea|sean|se)$/;
+/** Nouns that say what a goal is ("the goal is to…", "el objetivo es…"). */
+const GOAL_NOUN = /^(?:goal|aim|objective|purpose|idea|point|objetivo|meta|proposito|idea|fin)$/;
+
+/**
+ * Purpose clauses, the phrases a visitor gives as the reason for the work: "an app for teenagers to
+ * swap textbooks", "so (that) we get more bookings", "in order to", "the goal is to…", "una web para
+ * contar nuestros proyectos", "para que aguante", "necesitamos que la infraestructura aguante",
+ * "que nos ayude a definir el modelo", a clause opening with "que" ("…, que transmita confianza").
+ * Each is the token range from the word after its marker to the end of its clause.
+ */
+export function purposeClauses(message: string, tokens: TaggedToken[]): [number, number][] {
+  const out: [number, number][] = [];
+  const clauseEnd = (i: number) => {
+    let j = i;
+    while (j + 1 < tokens.length && tokens[j + 1]!.clause === tokens[i]!.clause) j++;
+    return j;
+  };
+  const push = (first: number) => {
+    if (first >= tokens.length || WORK_VERB.test(tokens[first]!.word)) return;
+    const last = clauseEnd(first);
+    if (out.length > 0 && out[out.length - 1]![1] >= first) return;
+    out.push([first, last]);
+  };
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const word = tokens[i]!.word;
+    const next = tokens[i + 1]!;
+    if (next.clause !== tokens[i]!.clause) continue;
+    const previous = i > 0 && tokens[i - 1]!.clause === tokens[i]!.clause ? tokens[i - 1]!.word : '';
+    const clauseOpens = i === 0 || tokens[i - 1]!.clause !== tokens[i]!.clause;
+    if (word === 'to') {
+      // "to" + a verb: not a preposition before a determiner, a pronoun, a number or a name.
+      const capital = /^\p{Lu}/u.test(message.slice(next.start, next.start + 1));
+      if (NOT_AFTER_TO.has(next.word) || /\d/.test(next.word) || capital) continue;
+      push(i + 1);
+    } else if (
+      word === 'so' &&
+      (next.word === 'that' || /^(?:we|i|our|my|they|people|customers|clients|it)$/.test(next.word))
+    ) {
+      push(next.word === 'that' ? i + 2 : i + 1);
+    } else if (word === 'para' && next.word === 'que') {
+      push(i + 2);
+    } else if (word === 'para' && INFINITIVE.test(next.word)) {
+      push(i + 1);
+    } else if (word === 'a' && /^ayud/.test(previous) && INFINITIVE.test(next.word)) {
+      push(i + 1);
+    } else if (
+      word === 'que' &&
+      (clauseOpens || previous === 'y' || WANT.test(previous)) &&
+      // "¿Qué tecnología usar?" asks; it states no purpose.
+      !/é/i.test(message.slice(tokens[i]!.start, tokens[i]!.end))
+    ) {
+      push(i + 1);
+    } else if (GOAL_NOUN.test(word) && /^(?:is|es|seria|sería)$/.test(next.word)) {
+      const after = tokens[i + 2];
+      push(after && (after.word === 'to' || after.word === 'que') ? i + 3 : i + 2);
     }
   }
   return out;

@@ -75,7 +75,7 @@ export const TRAINING_PARAMETERS: TrainingParameters = {
       features: 0.1,
       audience: 0.15,
       style: 0.15,
-      constraints: 0.3,
+      constraints: 0.4,
       context: 0.25,
     },
     nullBias: { initialChoice: 0, service: 0, industry: 0, audience: 0, style: 0 },
