@@ -12,7 +12,7 @@
  */
 import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { printTable, rssMb, sleep, start, stop } from './process.ts';
+import { APP, printTable, rssMb, sleep, start, stop } from './process.ts';
 import { type Scenario, scenarios } from './scenarios.ts';
 
 const args = process.argv.slice(2);
@@ -68,7 +68,7 @@ const startupCpus: number[] = [];
 const idleRsses: number[] = [];
 for (let i = 0; i < 3; i++) {
   rmSync(dbPath, { force: true });
-  const app = await start('src/main.js', appEnv);
+  const app = await start(APP, appEnv);
   startups.push(app.startupMs);
   startupCpus.push(app.startupCpuMs);
   await sleep(1000);
@@ -119,7 +119,7 @@ const notes: string[] = [];
 let failed = false;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   const standIn = scenario.standIn ? await start(scenario.standIn.script, {}) : null;
-  const app = await start('src/main.js', {
+  const app = await start(APP, {
     ...appEnv,
     ...scenario.env,
     ...scenario.standIn?.env(standIn!.url),
