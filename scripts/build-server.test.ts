@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadBody } from '../test/e2e/support.ts';
+import { LOADED_ON_FIRST_USE } from '../test/support/loaded-on-first-use.ts';
 import { type ServerProcess, spawnServer } from '../test/support/process.ts';
 import { buildServer } from './build-server.ts';
 
@@ -24,6 +27,7 @@ beforeAll(async () => {
     { DATABASE_URL: `sqlite:${join(data, 'app.db')}`, CHAT_API_SECRET: 'chat-key' },
     15_000,
     {
+      nodeArgs: ['--import', './test/support/record-imports.ts'],
       script: relative(ROOT, join(outDir, 'main.js')),
     },
   );
@@ -37,6 +41,25 @@ afterAll(async () => {
 describe('the server bundle', () => {
   it('is not built again while nothing that went into it changed', async () => {
     expect(await buildServer({ outDir })).toBe(false);
+  });
+
+  it('answers /health without loading the chunks of what only some requests need', async () => {
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    // Each file of the bundle the start-up loaded, and the sources and packages it holds (meta.json).
+    const meta = JSON.parse(readFileSync(join(outDir, 'meta.json'), 'utf8')) as Metafile;
+    const loaded = server.output
+      .filter((line) => line.startsWith('resolved file:'))
+      .map((line) => relative(ROOT, fileURLToPath(line.slice('resolved '.length))));
+    const chunks = loaded.filter((file) => file.startsWith(relative(ROOT, outDir)));
+    expect(chunks).toContain(relative(ROOT, join(outDir, 'main.js')));
+    const inputs = chunks.flatMap((chunk) => Object.keys(meta.outputs[chunk]?.inputs ?? {}));
+    // The recording works: the database layer is in what was loaded.
+    expect(inputs.some((input) => input.includes('node_modules/kysely/'))).toBe(true);
+    expect(LOADED_ON_FIRST_USE.filter((part) => inputs.some((input) => input.includes(part)))).toEqual([]);
+    // No code is loaded from the sources or node_modules beside the bundle but the recorder itself (files
+    // found through `require.resolve`, the docs' swagger-ui-dist and the country database, are data).
+    const code = loaded.filter((file) => /\.[cm]?[jt]s$/.test(file));
+    expect(code.filter((file) => !chunks.includes(file) && !file.startsWith('test/support/'))).toEqual([]);
   });
 
   it('serves the routes that read files beside their sources, with the migrations applied', async () => {
