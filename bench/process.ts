@@ -17,7 +17,8 @@ import { buildServer } from '../scripts/build-server.ts';
  */
 export const APP: string[] = packageJson.scripts.start.split(' ').slice(1);
 if (packageJson.scripts.start.split(' ')[0] !== 'node') throw new Error('the start script must run `node …`');
-await buildServer();
+/** Whether this run built the bundle: its first start then compiles it cold (see bench/run.ts). */
+export const APP_BUILT = await buildServer();
 
 export interface Started {
   child: ChildProcess;

@@ -33,9 +33,14 @@ export const OUT_DIR = 'dist';
 
 /**
  * Packages left out of the bundle: lighthouse reads its locales and gatherers by path, `pg` is loaded
- * through `createRequire` only on PostgreSQL.
+ * through `createRequire` only on PostgreSQL. The AI SDK (loaded only when a model is configured)
+ * stays out too: inside the bundle two of its error classes collide with names of its own other
+ * copy and would be renamed (`TypeValidationError2`), and a logged error's `type` is its class's
+ * name. The bundle's other renamed functions and classes (where two modules' top-level names collide)
+ * are no error classes; esbuild's `keepNames`, which would keep every name, costs ~3 MB and ~30 ms of
+ * start-up.
  */
-const EXTERNAL = ['lighthouse', 'lighthouse/*', 'pg'];
+const EXTERNAL = ['lighthouse', 'lighthouse/*', 'pg', '@ai-sdk/*'];
 
 /** The build's own record of its inputs, read to tell whether the bundle is up to date. */
 const META_FILE = 'meta.json';
