@@ -18,8 +18,9 @@
  * - Packages that read files beside their own code or load other code by path stay outside the
  *   bundle, loaded from node_modules when first used (EXTERNAL).
  * - CommonJS packages inside an ES module bundle get a `require` of their own (the banner).
- * - Stack traces name the bundle's lines, identifiers are kept (no renaming), and `dist/*.js.map`
- *   maps each line to its source (`node --enable-source-maps` to use it).
+ * - Stack traces name the bundle's lines; identifiers are not minified (a top-level name that two
+ *   modules share is renamed in one, `Hono2`: see EXTERNAL), and `dist/*.js.map` maps each line to
+ *   its source (`node --enable-source-maps` to use it).
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
