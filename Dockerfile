@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
-# Production image: Node runs the TypeScript sources directly (type stripping), so there is no compile
-# step; the build stage only installs production dependencies from the lockfile.
+# Production image: the server runs bundled (scripts/build-server.ts, esbuild: fewer modules to load,
+# a faster start and less memory, README "Start-up and idle memory"), built in the runtime stage from
+# the sources it copies; the commands (migrations, backup, health check) run the TypeScript sources
+# directly (type stripping). The deps stage only installs production dependencies from the lockfile.
 # Node is the lockfile's exact version (the `node` devDependency, which `npm test` runs on); a test
 # (deploy/image.test.ts) holds both FROM lines to it.
 #
@@ -35,11 +37,14 @@ COPY package.json package-lock.json ./
 COPY src ./src
 COPY scripts ./scripts
 COPY corpus ./corpus
+# The bundle reads files beside its sources (src/ stays) and the packages it leaves out from node_modules.
+RUN node scripts/build-server.ts
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8787
 VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 CMD ["node", "scripts/healthcheck.ts"]
-# tini forwards SIGTERM so the graceful shutdown in src/main.js runs.
+# tini forwards SIGTERM so the graceful shutdown in src/start.ts runs. The command is package.json's
+# start script (deploy/image.test.ts holds them together).
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "src/main.js"]
+CMD ["node", "dist/main.js"]

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { startStandInAgent } from '../test/support/sales-agent-stand-in.ts';
 import { sseEvents } from '../test/support/sse-client.ts';
+import { APP } from './process.ts';
 
 const TOKENS = 50;
 const BAR_MS = 5;
@@ -73,12 +74,12 @@ async function askService(url: string, sessionId: string): Promise<Sample> {
 }
 
 async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['src/main.js'], {
+  const child = spawn(process.execPath, APP, {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`src/main.js exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${APP.join(' ')} exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as { msg?: string; port?: number };

@@ -1,11 +1,24 @@
 /**
- * Starting and stopping the processes the benchmarks measure: the app (`src/main.js`), the bare
- * baseline and the stand-ins. Each prints a JSON `listening` line with its port on stdout.
+ * Starting and stopping the processes the benchmarks measure: the app (as `npm start` runs it, see
+ * APP), the bare baseline and the stand-ins. Each prints a JSON `listening` line with its port on
+ * stdout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import packageJson from '../package.json' with { type: 'json' };
+import { buildServer } from '../scripts/build-server.ts';
+
+/**
+ * The app's command line after `node`, exactly as package.json's start script has it (the bundle and
+ * the Node options; the Dockerfile's CMD is held to the same by deploy/image.test.ts). The bundle is
+ * built here when out of date, as `npm start`'s prestart does.
+ */
+export const APP: string[] = packageJson.scripts.start.split(' ').slice(1);
+if (packageJson.scripts.start.split(' ')[0] !== 'node') throw new Error('the start script must run `node …`');
+/** Whether this run built the bundle: its first start then compiles it cold (see bench/run.ts). */
+export const APP_BUILT = await buildServer();
 
 export interface Started {
   child: ChildProcess;
@@ -19,20 +32,21 @@ export interface Started {
 }
 
 /**
- * Spawns `script` on a free port and waits for its first 200 on /health. The process's stdout (its
+ * Spawns `script` (a file, or Node's arguments ending with one, as APP) on a free port and waits for
+ * its first 200 on /health. The process's stdout (its
  * JSON log) goes straight to a file (`logFile`, or a temporary one), never through this process:
  * autocannon runs here, and reading tens of thousands of log lines a second would slow the load
  * generator and so the measured app.
  */
 export async function start(
-  script: string,
+  script: string | readonly string[],
   env: Record<string, string>,
   options: { logFile?: string } = {},
 ): Promise<Started> {
   const began = performance.now();
   const logFile = options.logFile ?? join(tmpdir(), `bench-${process.pid}-${++started}.log`);
   const out = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, typeof script === 'string' ? [script] : [...script], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', out, 'inherit'],
   });

@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { printTable, rssMb, type Started, sleep, start, stop } from './process.ts';
+import { APP, printTable, rssMb, type Started, sleep, start, stop } from './process.ts';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -279,7 +279,7 @@ async function freshDatabase(engine: Engine): Promise<Database> {
 
 async function startApp(engine: Engine, database: Database, wordpress: Started, logFile: string) {
   const app = await start(
-    'src/main.js',
+    APP,
     {
       DATABASE_URL: database.url,
       TRUST_PROXY: 'xff',

@@ -62,7 +62,7 @@ export function imageEnvironment(stage = dockerfileStages().at(-1)!): Record<str
 }
 
 /**
- * The exec-form command of a CMD, ENTRYPOINT or HEALTHCHECK instruction (`CMD ["node", "src/main.js"]`,
+ * The exec-form command of a CMD, ENTRYPOINT or HEALTHCHECK instruction (`CMD ["node", "dist/main.js"]`,
  * `--interval=15s CMD ["node", …]`), as an argument list.
  */
 export function execForm({ args }: Instruction): string[] {

@@ -8,6 +8,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, normalize } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { OUT_DIR } from '../scripts/build-server.ts';
 import { dockerfileStages, dockerignore, execForm, imageFiles, ROOT, read } from './deploy-files.ts';
 
 interface LockPackage {
@@ -19,6 +20,7 @@ interface LockPackage {
 const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, LockPackage> };
 const pkg = JSON.parse(read('package.json')) as {
   engines: { node: string };
+  scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
@@ -126,12 +128,35 @@ describe('the files in the image', () => {
     const runtime = dockerfileStages().at(-1)!;
     const commands = runtime.instructions
       .filter((i) => i.keyword === 'CMD' || i.keyword === 'HEALTHCHECK')
-      .map((i) => execForm(i)[1]!);
+      .map(
+        (i) =>
+          execForm(i)
+            .slice(1)
+            .find((arg) => !arg.startsWith('-'))!,
+      );
     const migrations = checkout.filter((f) => /^src\/db\/migrations\/.+\.ts$/.test(f));
     expect(migrations.length).toBeGreaterThan(0);
     for (const file of ['package.json', 'package-lock.json', 'scripts/db-migrate.ts', 'scripts/db-backup.ts'])
       expect(inImage, file).toContain(file);
-    for (const file of [...commands, ...migrations]) expect(inImage, file).toContain(file);
+    // The server's bundle is built in the image (scripts/build-server.ts), from files the image holds.
+    const bundled = commands.filter((file) => file.startsWith(`${OUT_DIR}/`));
+    if (bundled.length > 0) {
+      expect(runtime.instructions).toContainEqual(
+        expect.objectContaining({ keyword: 'RUN', args: 'node scripts/build-server.ts' }),
+      );
+      expect(inImage).toContain('scripts/build-server.ts');
+      expect(inImage).toContain('src/main.js');
+    }
+    for (const file of [...commands.filter((file) => !bundled.includes(file)), ...migrations])
+      expect(inImage, file).toContain(file);
+  });
+
+  it("run the server as package.json's start script does (bundle and Node options)", () => {
+    const cmd = dockerfileStages()
+      .at(-1)!
+      .instructions.filter((i) => i.keyword === 'CMD')
+      .at(-1)!;
+    expect(execForm(cmd).join(' ')).toBe(pkg.scripts.start);
   });
 
   it('hold no tests, test support, stand-ins or fixtures', () => {

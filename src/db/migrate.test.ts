@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresAvailable } from '../../test/support/database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { latestMigrationName, migrateToLatest } from './migrate.ts';
+import { MIGRATIONS } from './migration-list.ts';
 
 const hasPostgres = await postgresAvailable();
 const ALL_MIGRATIONS = (await readdir(new URL('./migrations/', import.meta.url)))
@@ -10,6 +11,11 @@ const ALL_MIGRATIONS = (await readdir(new URL('./migrations/', import.meta.url))
   .sort();
 
 describe('migrateToLatest', () => {
+  it('knows every migration file of the folder (db/migration-list.ts), the last one by name', () => {
+    expect(Object.keys(MIGRATIONS).sort()).toEqual(ALL_MIGRATIONS);
+    expect(latestMigrationName()).toBe(ALL_MIGRATIONS.at(-1));
+  });
+
   it('returns the names of the migrations it applied, none once the database is up to date', async () => {
     const database = await createTestDatabase('sqlite');
     try {

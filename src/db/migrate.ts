@@ -1,12 +1,9 @@
-import { promises as fs, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { DEFAULT_MIGRATION_TABLE, FileMigrationProvider, Migrator } from 'kysely/migration';
-
-const MIGRATIONS_FOLDER = path.join(import.meta.dirname, 'migrations');
+import { DEFAULT_MIGRATION_TABLE, Migrator } from 'kysely/migration';
+import { MIGRATIONS } from './migration-list.ts';
 
 /**
- * Applies every migration in db/migrations in name order and returns the names of those it applied
+ * Applies every migration of db/migrations (listed in db/migration-list.ts) in name order and returns the names of those it applied
  * (none when the database was up to date). Kysely takes a lock first (an advisory lock on
  * PostgreSQL), so several instances starting together apply each migration once.
  */
@@ -21,7 +18,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
       : undefined;
   const migrator = new Migrator({
     db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_FOLDER }),
+    provider: { getMigrations: async () => ({ ...MIGRATIONS }) },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
@@ -38,15 +35,10 @@ export const MIGRATION_TABLE = DEFAULT_MIGRATION_TABLE;
 
 /**
  * The name Kysely records for the last migration of db/migrations (its file name without the
- * extension, as FileMigrationProvider names them): once it is in MIGRATION_TABLE, all of this code's
- * migrations are applied.
+ * extension): once it is in MIGRATION_TABLE, all of this code's migrations are applied.
  */
 export function latestMigrationName(): string {
-  const names = readdirSync(MIGRATIONS_FOLDER)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => file.slice(0, file.lastIndexOf('.')))
-    .sort();
-  const latest = names.at(-1);
-  if (!latest) throw new Error(`no migration in ${MIGRATIONS_FOLDER}`);
+  const latest = Object.keys(MIGRATIONS).sort().at(-1);
+  if (!latest) throw new Error('no migration in db/migration-list.ts');
   return latest;
 }

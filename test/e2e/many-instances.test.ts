@@ -1,7 +1,7 @@
 /**
- * Many instances: three real server processes (`node src/main.js`, as `npm start` and the container run
- * it) on one PostgreSQL schema, with SMTP, Pipedrive and WordPress stand-ins. Everything they share lives
- * in the database: leads, queue jobs, the posts cache.
+ * Many instances: three real server processes (`node src/main.js`, the sources of the bundle `npm start`
+ * and the container run) on one PostgreSQL schema, with SMTP, Pipedrive and WordPress stand-ins.
+ * Everything they share lives in the database: leads, queue jobs, the posts cache.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

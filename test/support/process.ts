@@ -14,16 +14,17 @@ export interface ServerProcess {
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
- * Starts the real service (`node src/main.js`, exactly as `npm start` and the container do) with the
- * given environment (and Node options before the script, `nodeArgs`), and resolves once it logs that
- * it is listening.
+ * Starts the real service from its sources (`node src/main.js`; `npm start` and the container run the
+ * same code bundled, scripts/build-server.ts) with the given environment (and Node options before the
+ * script, `nodeArgs`; another entry, `script`, such as a bundle's), and resolves once it logs that it
+ * is listening.
  */
 export async function spawnServer(
   env: Record<string, string>,
   timeoutMs = 15_000,
-  options: { nodeArgs?: string[] } = {},
+  options: { nodeArgs?: string[]; script?: string } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'src/main.js'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script ?? 'src/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
