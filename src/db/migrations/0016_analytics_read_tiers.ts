@@ -50,10 +50,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`update analytics_visits set sample = ${
     sqlite ? sql`abs(random()) % 10000` : sql`floor(random() * 10000)::integer`
   }`.execute(db);
+  // The sample's range, carrying every column a filter reads that never changes after the visit's
+  // first event (so a visit's update never touches it): the filters are checked in the index, and
+  // only the visits that match are read from the table.
   await db.schema
     .createIndex('analytics_visits_sample_idx')
     .on('analytics_visits')
-    .columns(['sample', 'day'])
+    .columns(['sample', 'day', ...SAMPLE_INDEX_COLUMNS])
     .execute();
   // The `page` filter asks, per visit, whether it had an event on the page: answered from this
   // index alone (the visit_id index it replaces made it read every event of the visit).
@@ -64,6 +67,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.dropIndex('analytics_events_visit_idx').execute();
 }
+
+/** The visit's immutable filter columns, and its id (the `page` filter's probe). */
+const SAMPLE_INDEX_COLUMNS = [
+  'source',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'entry_page',
+  'id',
+];
 
 const VISIT_METRICS = [
   'visits',

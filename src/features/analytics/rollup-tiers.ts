@@ -37,7 +37,10 @@ export function tierPlan(range: StatsRange): TierPlan {
   const whole: string[] = [];
   for (let month = range.from.slice(0, 7); month <= range.to.slice(0, 7); ) {
     const { first, last } = monthBounds(month);
+    // Days as text (YYYY-MM-DD order is day order); Math.max/min would make numbers of them.
+    // biome-ignore lint/complexity/useMathMinMax: strings
     const from = range.from > first ? range.from : first;
+    // biome-ignore lint/complexity/useMathMinMax: strings
     const to = range.to < last ? range.to : last;
     const inside = span(from, to);
     const outside = span(first, last) - inside;

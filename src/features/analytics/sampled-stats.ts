@@ -103,25 +103,39 @@ const VISIT_COLUMNS = [
 ] as const satisfies readonly (keyof SampledVisit)[];
 
 /**
- * The sampled visits of the range that match the filters on their own columns. The read is the
- * sample index's range (sample < threshold, then the days): SQLite is told to use that index, and
- * PostgreSQL reads the sample in a materialised CTE before any filter, so neither can choose a
- * filter's index and visit every matching visit of the range instead.
+ * The sampled visits of the range that match the filters. The read is the sample index's range
+ * (sample < threshold, then the days), which carries the filter columns: the filters are checked
+ * in the index and only matching visits are read from the table. SQLite is told to use that index
+ * (and defers the table read until a column outside it is needed); on PostgreSQL the sample is a
+ * materialised CTE of index columns read before any filter, and the matching visits are then read
+ * by id: neither engine can pick a filter's own index and visit every match of the range instead.
  */
 async function sampledVisits(db: Db, range: StatsRange, filters: StatsFilters, threshold: number) {
   const columns = sql.join(VISIT_COLUMNS.map((c) => sql.ref(`v.${c}`)));
   const conditions = columnConditions(filters);
   if (filters.page !== undefined) conditions.push(pageCondition(filters.page));
   const rest = conditions.length > 0 ? sql` and ${sql.join(conditions, sql` and `)}` : sql``;
-  const sample = sql`sample < ${threshold} and day >= ${range.from} and day <= ${range.to}`;
-  const { rows } =
-    engineOf(db) === 'sqlite'
-      ? await sql<SampledVisit>`
-          select ${columns} from analytics_visits v indexed by analytics_visits_sample_idx
-          where ${sample}${rest}`.execute(db)
-      : await sql<SampledVisit>`
-          with s as materialized (select * from analytics_visits where ${sample})
-          select ${columns} from s v where true${rest}`.execute(db);
+  // Each key below the threshold, then the days of the range: one index range per key, so the read
+  // is the range's sampled visits, not every sampled visit of all time (a `sample < n` range would
+  // be, where the engine does not skip through the first column).
+  const keys = Array.from({ length: threshold }, (_, k) => k);
+  const days = sql`day >= ${range.from} and day <= ${range.to}`;
+  let rows: SampledVisit[];
+  if (engineOf(db) === 'sqlite') {
+    ({ rows } = await sql<SampledVisit>`
+      select ${columns} from analytics_visits v indexed by analytics_visits_sample_idx
+      where sample in (select value from json_each(${JSON.stringify(keys)})) and ${days}${rest}`.execute(db));
+  } else {
+    const { rows: matched } = await sql<{ id: string }>`
+      with s as materialized (
+        select ${sql.join([...INDEXED, ...(filters.exit_page === undefined ? [] : ['exit_page'])].map((c) => sql.ref(c)))}
+        from analytics_visits where sample = any(${keys}::int[]) and ${days})
+      select v.id from s v where true${rest}`.execute(db);
+    if (matched.length === 0) return [];
+    ({ rows } = await sql<SampledVisit>`
+      select ${columns} from analytics_visits v
+      where v.id = any(${matched.map((r) => r.id)}::text[])`.execute(db));
+  }
   // PostgreSQL answers bigint columns as strings.
   return rows.map((v) => ({
     ...v,
@@ -130,6 +144,23 @@ async function sampledVisits(db: Db, range: StatsRange, filters: StatsFilters, t
     engagement_ms: Number(v.engagement_ms),
   }));
 }
+
+/**
+ * The columns the sample index carries (migration 0016): every filter's but `exit_page`, which
+ * changes with the visit (an exit_page filter reads it from the table).
+ */
+const INDEXED = [
+  'source',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'entry_page',
+  'id',
+] as const;
 
 interface SampledEvent {
   visit_id: string;
