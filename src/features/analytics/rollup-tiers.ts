@@ -1,5 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { StatsRange } from './rollup-reads.ts';
+
+/** An inclusive range of UTC days `YYYY-MM-DD` (rollup-reads.ts's StatsRange). */
+interface StatsRange {
+  from: string;
+  to: string;
+}
 
 /**
  * How a day range is read from the two rollup tiers: whole months from the monthly tables, plus the
