@@ -154,7 +154,7 @@ for (const engine of engines) {
     // Fresh planner statistics, as autovacuum (PostgreSQL) or `pragma optimize` would gather on a live database
     // (PostgreSQL: and the visibility map its vacuum keeps, which index-only scans read.)
     await sql`analyze`.execute(handle.db);
-    if (engine === 'postgres') await sql`vacuum analytics_visits`.execute(handle.db);
+    if (engine === 'postgres') await sql`vacuum analytics_visits, analytics_events`.execute(handle.db);
     const count = async (
       table: 'analytics_visits' | 'analytics_daily' | 'analytics_visit_daily' | 'analytics_visit_monthly',
     ) =>

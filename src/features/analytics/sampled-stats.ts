@@ -170,7 +170,10 @@ interface SampledEvent {
   referrer_host: string | null;
 }
 
-/** The events of the given visits, through the events' visit index (an id list, no join to plan). */
+/**
+ * The events of the given visits, from the events' (visit_id, page, type, country, referrer_host)
+ * index alone (an id list, no join to plan).
+ */
 async function eventsOf(db: Db, ids: string[]): Promise<SampledEvent[]> {
   if (ids.length === 0) return [];
   const columns = sql`visit_id, page, country, type, referrer_host`;
