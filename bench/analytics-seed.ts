@@ -72,6 +72,13 @@ const hash = (i: ReturnType<typeof sql>, salt: number) =>
 const skewed = (h: ReturnType<typeof sql>, n: number) =>
   sql`((${sql.lit(n)} * (${h} % 10000) * (${h} % 10000) * (${h} % 10000)) / 1000000000000)`;
 
+/**
+ * A visit's sample key, 0–9999: random, not from \`hash\` (its draws are linear in the row number, so
+ * a key below a threshold would pick visits with related sources and devices).
+ */
+const sampleKey = (engine: Engine) =>
+  engine === 'postgres' ? sql`floor(random() * 10000)::integer` : sql`abs(random()) % 10000`;
+
 function series(engine: Engine, count: number) {
   return engine === 'postgres'
     ? sql`select generate_series(0, ${sql.lit(count - 1)}) as i`
@@ -98,7 +105,7 @@ export async function seed(db: Db, engine: Engine, events: number, start: number
     await sql`
       insert into analytics_visits (id, day, visitor_hash, started_at, last_at, new_visitor, entry_page, exit_page,
         pageviews, events, interactions, engagement_ms, conversions, source, referrer_host, utm_source, utm_medium,
-        utm_campaign, country, device, browser, os)
+        utm_campaign, country, device, browser, os, sample)
       select 'vis-' || (${i} + ${sql.lit(visitOffset)}), ${day}, 'h' || (${g(9)} % ${sql.lit(Math.round(visitsPerDay * 0.8))}),
         ${sql.lit(dayStart)} + ${i} * ${sql.lit(Math.floor(86_000_000 / visitsPerDay))},
         ${sql.lit(dayStart)} + ${i} * ${sql.lit(Math.floor(86_000_000 / visitsPerDay))}
@@ -124,7 +131,8 @@ export async function seed(db: Db, engine: Engine, events: number, start: number
         ${pick(
           client,
           CLIENTS.map((c) => c[2]!),
-        )}
+        )},
+        ${sampleKey(engine)}
       from (${series(engine, visitsPerDay)}) s`.execute(db);
     // Each visit's events: its page views one minute apart, the first on its entry page.
     const k = sql.ref('k');
@@ -148,8 +156,19 @@ export async function seed(db: Db, engine: Engine, events: number, start: number
   return Number(n.rows[0]?.n ?? 0);
 }
 
-/** The rollups the write path maintains, computed from the rows at once. */
+/** The rollups the write path maintains, computed from the rows at once: the days, then the months. */
 async function rollupsFromRows(db: Db) {
+  await dailyFromRows(db);
+  await sql`insert into analytics_monthly (dimension, month, value, count)
+    select dimension, substr(day, 1, 7), value, sum(count) from analytics_daily
+    group by dimension, substr(day, 1, 7), value`.execute(db);
+  const metrics = sql.join(VISIT_METRICS.map((m) => sql.ref(m)));
+  await sql`insert into analytics_visit_monthly (dimension, month, value, ${metrics})
+    select dimension, substr(day, 1, 7), value, ${sql.join(VISIT_METRICS.map((m) => sql`sum(${sql.ref(m)})`))}
+    from analytics_visit_daily group by dimension, substr(day, 1, 7), value`.execute(db);
+}
+
+async function dailyFromRows(db: Db) {
   const eventRollup = (dimension: string, value: ReturnType<typeof sql>, extra = sql``) =>
     sql`insert into analytics_daily (dimension, day, value, count)
       select ${dimension}, day, ${value}, count(*) from analytics_events ${extra} group by day, ${value}`.execute(

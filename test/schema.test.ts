@@ -10,8 +10,10 @@ import type { RowOf, SqlType, TableSpec } from '../src/db/table-spec.ts';
 import {
   analyticsDailyTable,
   analyticsEventsTable,
+  analyticsMonthlyTable,
   analyticsSaltsTable,
   analyticsVisitDailyTable,
+  analyticsVisitMonthlyTable,
   analyticsVisitorsTable,
   analyticsVisitsTable,
 } from '../src/features/analytics/tables.ts';
@@ -61,6 +63,8 @@ const TABLES = {
   analytics_salts: analyticsSaltsTable,
   analytics_visits: analyticsVisitsTable,
   analytics_visit_daily: analyticsVisitDailyTable,
+  analytics_monthly: analyticsMonthlyTable,
+  analytics_visit_monthly: analyticsVisitMonthlyTable,
   prototype_attempts: prototypeAttemptsTable,
   prototype_events: prototypeEventsTable,
   blobs: blobsTable,

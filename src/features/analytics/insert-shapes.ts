@@ -63,6 +63,7 @@ const VISIT_COLUMNS = [
   'device',
   'browser',
   'os',
+  'sample',
 ] as const satisfies readonly (keyof VisitRow)[];
 /** What an event can change in a stored visit; the rest is fixed when it starts. */
 const VISIT_MUTABLE = [
@@ -85,6 +86,21 @@ export const VISIT_ROLLUPS_UPSERT: InsertShape<Database['analytics_visit_daily']
   columns: ['dimension', 'day', 'value', ...VISIT_METRICS],
   suffix: `on conflict ("dimension", "day", "value") do update set ${VISIT_METRICS.map(
     (m) => `"${m}" = "analytics_visit_daily"."${m}" + excluded."${m}"`,
+  ).join(', ')}`,
+  texts: new Map(),
+};
+export const MONTHLY_UPSERT: InsertShape<Database['analytics_monthly']> = {
+  table: 'analytics_monthly',
+  columns: ['dimension', 'month', 'value', 'count'],
+  suffix:
+    'on conflict ("dimension", "month", "value") do update set "count" = "analytics_monthly"."count" + excluded."count"',
+  texts: new Map(),
+};
+export const VISIT_MONTHLY_UPSERT: InsertShape<Database['analytics_visit_monthly']> = {
+  table: 'analytics_visit_monthly',
+  columns: ['dimension', 'month', 'value', ...VISIT_METRICS],
+  suffix: `on conflict ("dimension", "month", "value") do update set ${VISIT_METRICS.map(
+    (m) => `"${m}" = "analytics_visit_monthly"."${m}" + excluded."${m}"`,
   ).join(', ')}`,
   texts: new Map(),
 };

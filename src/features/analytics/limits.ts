@@ -33,6 +33,11 @@ export const ANALYTICS_LIMITS = {
   /** Track requests per client IP per window (generous: a busy page sends a few per second). */
   trackPerIp: { limit: 1200, windowMs: 60_000 },
   stats: { defaultTop: 10, maxTop: 100, maxRangeDays: 3660 },
+  /**
+   * Most a filtered stats request reads: a range holding more visits or events than this is answered
+   * from a sample of its visits (docs/analytics.md, "Reading at scale"), at most ~this many.
+   */
+  sampleBudget: { visits: 10_000, events: 30_000 },
   events: { defaultLimit: 50, maxLimit: 200 },
   /** CSV export: rows read per query while the file streams, and breakdown rows at most. */
   export: { pageSize: 5000, maxBreakdownRows: 10_000 },

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { readCounters } from '../../db/rate-limiter.ts';
 import { topBy } from './rank.ts';
+import { type TierPlan, tierPlan, tierRows } from './rollup-tiers.ts';
 import { BOTS_COUNTER, type Dimension } from './store.ts';
 
 export interface StatsRange {
@@ -8,32 +10,19 @@ export interface StatsRange {
   to: string;
 }
 
-/** Every value of a dimension over the range with its count (one scan; ranked by the caller). */
-async function sums(db: DbOrTx, dimension: Dimension, range: StatsRange) {
-  const rows = await db
-    .selectFrom('analytics_daily')
-    .select(['value', (eb) => eb.fn.sum<number>('count').as('total')])
-    .where('dimension', '=', dimension)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .groupBy('value')
-    .execute();
+/**
+ * Every value of a dimension over the range with its count (one scan; ranked by the caller): whole
+ * months from analytics_monthly, the days of partial months from analytics_daily (rollup-tiers.ts).
+ */
+async function sums(db: DbOrTx, dimension: Dimension, plan: TierPlan) {
+  const { rows } = await sql<{ value: string; total: number | string }>`
+    select value, sum(count) as total from ${tierRows('events', dimension, plan, ['count'])} t
+    group by value`.execute(db);
   return rows.map((r) => ({ value: r.value, count: Number(r.total) }));
 }
 
-async function ranked(db: DbOrTx, dimension: Dimension, range: StatsRange, top: number) {
-  return topBy(await sums(db, dimension, range), (r) => r.count, top);
-}
-
-async function sumOf(db: DbOrTx, dimension: Dimension, range: StatsRange) {
-  const row = await db
-    .selectFrom('analytics_daily')
-    .select((eb) => eb.fn.sum<number | null>('count').as('total'))
-    .where('dimension', '=', dimension)
-    .where('day', '>=', range.from)
-    .where('day', '<=', range.to)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+async function ranked(db: DbOrTx, dimension: Dimension, plan: TierPlan, top: number) {
+  return topBy(await sums(db, dimension, plan), (r) => r.count, top);
 }
 
 /** The first day with any event, or null on an empty database. */
@@ -60,23 +49,28 @@ export interface StatsRows {
 
 /** Every aggregate of the stats route, read from the rollups only (never from analytics_events). */
 export async function readStats(db: Db, range: StatsRange, top: number): Promise<StatsRows> {
-  const [totalEvents, uniqueVisitors, allPages, countries, types, referrers, daily, counters] =
-    await Promise.all([
-      sumOf(db, 'total', range),
-      sumOf(db, 'visitors', range),
-      sums(db, 'page', range),
-      ranked(db, 'country', range, top),
-      ranked(db, 'type', range, top),
-      ranked(db, 'referrer', range, top),
-      db
-        .selectFrom('analytics_daily')
-        .select(['day', 'dimension', 'count'])
-        .where('dimension', 'in', ['total', 'visitors'])
-        .where('day', '>=', range.from)
-        .where('day', '<=', range.to)
-        .execute(),
-      readCounters(db, [BOTS_COUNTER]),
-    ]);
+  const plan = tierPlan(range);
+  const [allPages, countries, types, referrers, daily, counters] = await Promise.all([
+    sums(db, 'page', plan),
+    ranked(db, 'country', plan, top),
+    ranked(db, 'type', plan, top),
+    ranked(db, 'referrer', plan, top),
+    db
+      .selectFrom('analytics_daily')
+      .select(['day', 'dimension', 'count'])
+      .where('dimension', 'in', ['total', 'visitors'])
+      .where('day', '>=', range.from)
+      .where('day', '<=', range.to)
+      .execute(),
+    readCounters(db, [BOTS_COUNTER]),
+  ]);
+  // The totals are the days' sums (a row per day: no monthly tier needed).
+  let totalEvents = 0;
+  let uniqueVisitors = 0;
+  for (const r of daily) {
+    if (r.dimension === 'total') totalEvents += Number(r.count);
+    else uniqueVisitors += Number(r.count);
+  }
   return {
     totalEvents,
     uniqueVisitors,

@@ -268,6 +268,23 @@ export const Stats = z
   .object({
     success: z.literal(true),
     range: z.object({ from: z.string(), to: z.string() }),
+    sampling: z
+      .object({
+        rate: z.number().openapi({
+          description: 'The share of the range’s visits read (0 < rate < 1), e.g. 0.0056.',
+          example: 0.0056,
+        }),
+        visitsRead: z.number().int().openapi({ description: 'Sampled visits that matched the filters.' }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'null: every figure is exact. An object: the report is filtered and its range holds more than ' +
+          `${L.sampleBudget.visits.toLocaleString('en')} visits or ${L.sampleBudget.events.toLocaleString('en')} events, so it was computed from a ` +
+          'sample of the visits (each visit is in or out by a fixed key) and counts, sums and the timeseries are ' +
+          'estimates scaled by 1/rate; rates and averages are the sample’s; `uniquePages` counts the pages seen in ' +
+          'the sample. Unfiltered reports are always exact (rollups). docs/analytics.md, "Reading at scale".',
+      }),
     totalEvents: z.number().int(),
     uniquePages: z.number().int(),
     uniqueVisitors: z

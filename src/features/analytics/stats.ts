@@ -3,6 +3,7 @@ import { AnalyticsRefusal } from './errors.ts';
 import { hasFilters, NONE, type StatsFilters } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { firstDay, readBotsDropped, readStats, type StatsRange } from './rollup-reads.ts';
+import { rangeSize, readSampledReport, type SampleBudget, sampleThreshold } from './sampled-stats.ts';
 import { sourceCategory } from './sources.ts';
 import { utcDay } from './track.ts';
 import {
@@ -14,7 +15,7 @@ import {
   type VisitBreakdown,
   type VisitGroup,
 } from './visit-stats.ts';
-import type { VisitMetrics } from './visits.ts';
+import { SAMPLE_KEYS, type VisitMetrics } from './visits.ts';
 
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -117,18 +118,39 @@ function groupView(breakdown: VisitBreakdown, group: VisitGroup) {
 }
 
 /**
- * The stats answer. Without filters everything comes from rollups maintained on write; with
- * filters, from the visits they select and those visits' events (visit-stats.ts).
+ * The stats answer. Without filters everything comes from rollups maintained on write (monthly and
+ * daily tiers). With filters, from the visits they select and those visits' events: every visit
+ * (exact, visit-stats.ts) when the range holds no more than the sample budget, else a sample of the
+ * visits, scaled (sampled-stats.ts): a request reads a bounded number of rows whatever its filters.
  */
-export async function readAnalyticsStats(db: Db, range: StatsRange, top: number, filters: StatsFilters = {}) {
+export async function readAnalyticsStats(
+  db: Db,
+  range: StatsRange,
+  top: number,
+  filters: StatsFilters = {},
+  options: { sampleBudget?: SampleBudget } = {},
+) {
   const filtered = hasFilters(filters);
+  const threshold = filtered
+    ? sampleThreshold(await rangeSize(db, range), options.sampleBudget)
+    : SAMPLE_KEYS;
+  const sampled =
+    threshold < SAMPLE_KEYS ? await readSampledReport(db, range, top, filters, threshold) : null;
   // A filtered report's two halves run one after the other (visit-stats.ts bounds its queries).
   const [rows, visits, botsDropped] = await Promise.all([
     filtered ? null : readStats(db, range, top),
-    filtered ? readFilteredVisits(db, range, top, filters) : readVisitRollups(db, range, top),
+    sampled
+      ? sampled.visits
+      : filtered
+        ? readFilteredVisits(db, range, top, filters)
+        : readVisitRollups(db, range, top),
     readBotsDropped(db),
   ]);
-  const events = filtered ? await readFilteredEvents(db, range, top, filters) : null;
+  const events = sampled
+    ? sampled.events
+    : filtered
+      ? await readFilteredEvents(db, range, top, filters)
+      : null;
   const byDay = new Map<string, { events: number; visitors: number }>();
   for (const r of rows?.daily ?? []) {
     const entry = byDay.get(r.day) ?? { events: 0, visitors: 0 };
@@ -163,6 +185,7 @@ export async function readAnalyticsStats(db: Db, range: StatsRange, top: number,
   return {
     success: true as const,
     range,
+    sampling: sampled ? { rate: threshold / SAMPLE_KEYS, visitsRead: sampled.visitsRead } : null,
     filters: Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v ?? NONE])),
     totalEvents: rows?.totalEvents ?? visits.totals.events,
     uniquePages: eventLists.uniquePages,

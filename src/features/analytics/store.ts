@@ -3,8 +3,11 @@ import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter } from '../../db/rate-limiter.ts';
 import {
   EVENTS_INSERT,
+  type InsertShape,
   insertQuery,
+  MONTHLY_UPSERT,
   ROLLUPS_UPSERT,
+  VISIT_MONTHLY_UPSERT,
   VISIT_ROLLUPS_UPSERT,
   VISITORS_INSERT,
   VISITS_UPSERT,
@@ -87,6 +90,7 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
     }
+    await writeMonthly(tx, rows, ['count'], MONTHLY_UPSERT);
     const visitRollups = [...visitRollupDeltas(changes).entries()]
       .filter(([, m]) => VISIT_METRICS.some((metric) => m[metric] !== 0))
       .sort(byKey)
@@ -99,8 +103,49 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
         insertQuery(engine, VISIT_ROLLUPS_UPSERT, visitRollups.slice(i, i + INSERT_CHUNK)),
       );
     }
+    await writeMonthly(tx, visitRollups, VISIT_METRICS, VISIT_MONTHLY_UPSERT);
     if (botsDropped > 0) await incrementCounter(tx, BOTS_COUNTER, botsDropped);
   });
+}
+
+/**
+ * The monthly tier (analytics_monthly, analytics_visit_monthly): the batch's daily rollup deltas
+ * folded by month (`YYYY-MM`) and added in the same transaction, so a month's row is always the sum
+ * of its days. Rows arrive sorted by (dimension, day, value); folding keeps that order by (dimension,
+ * month, value) for the lock order.
+ */
+async function writeMonthly<Metric extends string>(
+  tx: DbOrTx,
+  daily: ({ dimension: string; day: string; value: string } & Record<Metric, number>)[],
+  metrics: readonly Metric[],
+  shape: typeof MONTHLY_UPSERT | typeof VISIT_MONTHLY_UPSERT,
+): Promise<void> {
+  if (daily.length === 0) return;
+  const byKey = new Map<string, Record<string, string | number>>();
+  for (const row of daily) {
+    const month = row.day.slice(0, 7);
+    const key = `${row.dimension}\u0000${month}\u0000${row.value}`;
+    const sum = byKey.get(key);
+    if (sum === undefined) {
+      const fresh: Record<string, string | number> = { dimension: row.dimension, month, value: row.value };
+      for (const m of metrics) fresh[m] = row[m];
+      byKey.set(key, fresh);
+    } else {
+      for (const m of metrics) (sum[m] as number) += row[m];
+    }
+  }
+  const keys = [...byKey.keys()].sort();
+  const rows = keys.map((k) => byKey.get(k)!);
+  const engine = engineOf(tx);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx.executeQuery(
+      insertQuery(
+        engine,
+        shape as InsertShape<Record<string, string | number>>,
+        rows.slice(i, i + INSERT_CHUNK),
+      ),
+    );
+  }
 }
 
 /**

@@ -80,6 +80,8 @@ export const analyticsVisitsTable = table({
   device: text().orNull(),
   browser: text().orNull(),
   os: text().orNull(),
+  /** The visit's sample key, 0–9999 (migration 0016): a sampled report reads the visits below a threshold. */
+  sample: integer(),
 });
 
 export type VisitRow = RowOf<typeof analyticsVisitsTable>;
@@ -100,6 +102,30 @@ export const analyticsVisitDailyTable = table({
   engagement_ms: bigint(),
 });
 
+/** The `analytics_monthly` table (migration 0016): analytics_daily's counters per month `YYYY-MM`. */
+export const analyticsMonthlyTable = table({
+  dimension: text(),
+  month: text(),
+  value: text(),
+  count: bigint(),
+});
+
+/** The `analytics_visit_monthly` table (migration 0016): analytics_visit_daily's metrics per month. */
+export const analyticsVisitMonthlyTable = table({
+  dimension: text(),
+  month: text(),
+  value: text(),
+  visits: bigint(),
+  visitors: bigint(),
+  bounces: bigint(),
+  duration_ms: bigint(),
+  pageviews: bigint(),
+  events: bigint(),
+  converted: bigint(),
+  conversions: bigint(),
+  engagement_ms: bigint(),
+});
+
 declare module '../../db/schema.ts' {
   interface Database {
     analytics_events: AnalyticsEventRow;
@@ -108,6 +134,8 @@ declare module '../../db/schema.ts' {
     analytics_salts: RowOf<typeof analyticsSaltsTable>;
     analytics_visits: RowOf<typeof analyticsVisitsTable>;
     analytics_visit_daily: RowOf<typeof analyticsVisitDailyTable>;
+    analytics_monthly: RowOf<typeof analyticsMonthlyTable>;
+    analytics_visit_monthly: RowOf<typeof analyticsVisitMonthlyTable>;
   }
 }
 

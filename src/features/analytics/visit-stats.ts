@@ -3,6 +3,7 @@ import { type Db, engineOf } from '../../db/database.ts';
 import { FILTER_COLUMNS, type StatsFilters } from './filters.ts';
 import { topBy } from './rank.ts';
 import type { StatsRange } from './rollup-reads.ts';
+import { tierPlan, tierRows } from './rollup-tiers.ts';
 import { VISIT_METRICS, type VisitDimension, type VisitMetrics } from './visits.ts';
 
 /**
@@ -64,7 +65,7 @@ export interface VisitReport {
   exactVisitors: number | null;
 }
 
-const zero = (): VisitMetrics => Object.fromEntries(VISIT_METRICS.map((m) => [m, 0])) as VisitMetrics;
+export const zero = (): VisitMetrics => Object.fromEntries(VISIT_METRICS.map((m) => [m, 0])) as VisitMetrics;
 
 function toMetrics(row: Record<string, unknown>): VisitMetrics {
   const metrics = zero();
@@ -76,29 +77,29 @@ function toMetrics(row: Record<string, unknown>): VisitMetrics {
 const byName = (db: Db, column: RawBuilder<unknown>) =>
   engineOf(db) === 'postgres' ? sql`${column} collate "C"` : column;
 
-/** Sums of the metrics, as SQL, over analytics_visit_daily rows. */
+/** Sums of the metrics, as SQL, over visit rollup rows. */
 const rollupSums = sql.join(VISIT_METRICS.map((m) => sql`sum(${sql.ref(m)}) as ${sql.ref(m)}`));
 
 /**
- * The visit part of an unfiltered report, from analytics_visit_daily (rollups maintained on write):
- * a few thousand rows per dimension whatever the number of visits.
+ * The visit part of an unfiltered report, from the visit rollups (maintained on write): whole months
+ * from analytics_visit_monthly, the days of partial months from analytics_visit_daily
+ * (rollup-tiers.ts): a few thousand rows per dimension whatever the number of visits.
  */
 export async function readVisitRollups(db: Db, range: StatsRange, top: number): Promise<VisitReport> {
-  const inRange = sql`day >= ${range.from} and day <= ${range.to}`;
+  const plan = tierPlan(range);
   /** Every value of a dimension with its metrics: one scan, ranked twice (visits, conversions) in JS. */
   const groups = async (dimension: VisitDimension) => {
     const { rows } = await sql<Record<string, unknown>>`
-      select value, ${rollupSums} from analytics_visit_daily
-      where dimension = ${dimension} and ${inRange} group by value`.execute(db);
+      select value, ${rollupSums} from ${tierRows('visits', dimension, plan, VISIT_METRICS)} t
+      group by value`.execute(db);
     return rows.map((r) => ({ value: String(r.value), ...toMetrics(r) }));
   };
   const dimensions = [...new Set(Object.values(VISIT_BREAKDOWNS).map((b) => b.dimension))];
-  const [totalRows, daily, ...all] = await Promise.all([
+  const [daily, ...all] = await Promise.all([
+    // A row per day: the timeseries, and summed, the totals.
     sql<Record<string, unknown>>`
-      select ${rollupSums} from analytics_visit_daily where dimension = 'all' and ${inRange}`.execute(db),
-    sql<Record<string, unknown>>`
-      select day, visits, visitors, events from analytics_visit_daily
-      where dimension = 'all' and ${inRange}`.execute(db),
+      select day, ${sql.join(VISIT_METRICS.map((m) => sql.ref(m)))} from analytics_visit_daily
+      where dimension = 'all' and day >= ${range.from} and day <= ${range.to}`.execute(db),
     ...dimensions.map(groups),
   ]);
   const byDimension = new Map(dimensions.map((d, i) => [d, all[i]!]));
@@ -113,7 +114,8 @@ export async function readVisitRollups(db: Db, range: StatsRange, top: number): 
       view(topBy(byDimension.get(VISIT_BREAKDOWNS[b].dimension)!, (r) => r.converted, top)),
     ),
   ];
-  const totals = toMetrics(totalRows.rows[0] ?? {});
+  const totals = zero();
+  for (const r of daily.rows) for (const m of VISIT_METRICS) totals[m] += Number(r[m] ?? 0);
   const days = new Map<string, { visits: number; visitors: number; events: number }>();
   for (const r of daily.rows) {
     days.set(String(r.day), {
@@ -125,7 +127,7 @@ export async function readVisitRollups(db: Db, range: StatsRange, top: number): 
   return { ...assemble(totals, lists, days), exactVisitors: null };
 }
 
-function assemble(
+export function assemble(
   totals: VisitMetrics,
   lists: VisitGroup[][],
   daily: VisitReport['daily'],
@@ -144,20 +146,31 @@ function assemble(
 
 /** The WHERE condition of the visits a filtered report covers (alias `v`). */
 export function visitCondition(range: StatsRange, filters: StatsFilters): Expression<SqlBool> {
-  const parts = [sql`v.day >= ${range.from}`, sql`v.day <= ${range.to}`];
+  const parts = [sql`v.day >= ${range.from}`, sql`v.day <= ${range.to}`, ...columnConditions(filters)];
+  if (filters.page !== undefined) parts.push(pageCondition(filters.page));
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+/**
+ * `page`: the visit (alias `v`) had an event on that page (a visit's events are all of its day, so
+ * of the range). A correlated subquery with LIMIT, probed per visit in the (visit_id, page) index:
+ * neither engine turns it into a join that scans every event on the page, of all time.
+ */
+export function pageCondition(page: string | null): RawBuilder<unknown> {
+  return sql`(select 1 from analytics_events e2 where e2.visit_id = v.id and e2.page = ${page ?? ''} limit 1) is not null`;
+}
+
+/** The conditions of the filters on the visit's own columns (alias `v`); `page` is not one. */
+export function columnConditions(filters: StatsFilters): RawBuilder<unknown>[] {
+  const parts: RawBuilder<unknown>[] = [];
   for (const [name, value] of Object.entries(filters) as [keyof typeof FILTER_COLUMNS, string | null][]) {
     const column = FILTER_COLUMNS[name];
-    if (column === null) {
-      // page: visits with an event there (the events' visit index finds them).
-      parts.push(sql`v.id in (select e2.visit_id from analytics_events e2
-        where e2.page = ${value ?? ''} and e2.day >= ${range.from} and e2.day <= ${range.to})`);
-    } else {
-      parts.push(
-        value === null ? sql`${sql.ref(`v.${column}`)} is null` : sql`${sql.ref(`v.${column}`)} = ${value}`,
-      );
-    }
+    if (column === null) continue;
+    parts.push(
+      value === null ? sql`${sql.ref(`v.${column}`)} is null` : sql`${sql.ref(`v.${column}`)} = ${value}`,
+    );
   }
-  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+  return parts;
 }
 
 /** Metric sums over analytics_visits rows (alias `v`); `visitors` counts first visits of the day. */

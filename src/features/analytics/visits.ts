@@ -60,10 +60,23 @@ export interface VisitChange {
   after: VisitRow;
 }
 
+/** Values of a visit's sample key: 0–9999 (a sampled report reads the keys below a threshold). */
+export const SAMPLE_KEYS = 10_000;
+
+/**
+ * A visit's sample key from its id: the last 32 bits of a UUIDv7 are random, so keys are uniform
+ * and independent of everything the visit says (page, source, device…). Deterministic: the same
+ * visit is in or out of a sample on every read.
+ */
+export function sampleKey(visitId: string): number {
+  return Number.parseInt(visitId.slice(-8), 16) % SAMPLE_KEYS;
+}
+
 function startVisit(event: TrackedEvent, newVisitor: boolean): VisitRow {
   const e = event.row;
+  const id = uuidv7(e.created_at);
   return {
-    id: uuidv7(e.created_at),
+    id,
     day: e.day,
     visitor_hash: e.visitor_hash,
     started_at: e.created_at,
@@ -85,6 +98,7 @@ function startVisit(event: TrackedEvent, newVisitor: boolean): VisitRow {
     device: e.device,
     browser: e.browser,
     os: e.os,
+    sample: sampleKey(id),
   };
 }
 
