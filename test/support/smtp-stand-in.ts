@@ -50,7 +50,9 @@ export async function startSmtpStandIn(
     ...(options.maxBytes ? { size: options.maxBytes } : {}),
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
-      callback(Object.assign(new Error(`5.1.1 <${address.address}>: No such mailbox`), { responseCode: 550 }));
+      callback(
+        Object.assign(new Error(`5.1.1 <${address.address}>: No such mailbox`), { responseCode: 550 }),
+      );
     },
     onClose(session) {
       if (options.delayMs) closed.add(session.id);
