@@ -50,7 +50,7 @@ export interface EvalCase {
 }
 
 /** The frozen holdout: scored once, by the lead engineer; never read by training or tests. */
-export const AI_HOLDOUT = 'ai/holdout-8.json';
+export const AI_HOLDOUT = 'ai/holdout-9.json';
 
 /** Every set but the frozen holdout: what the engine is trained, cross-validated and tested on. */
 export const AI_TUNING_SETS = [
@@ -63,6 +63,7 @@ export const AI_TUNING_SETS = [
   'ai-holdout-6.json',
   'ai/tune.json',
   'ai/holdout-7.json',
+  'ai/holdout-8.json',
 ];
 
 /** What `npm run eval` scores when no file is named. */

@@ -14,24 +14,28 @@ export const SECTOR_WORDS: Record<Industry, string> = {
   technology:
     'saas software_company software_house empresa_de_software tech_company tech_startup empresa_de_tecnologia ' +
     'empresa_tecnologica it_company game_studio games_studio gaming_studio estudio_de_videojuegos videojuego* ' +
-    'videogame* estudio_de_juegos devtools developer_tools cybersecurity ciberseguridad' +
+    'videogame* estudio_de_juegos devtools developer_tools cybersecurity ciberseguridad software_factory ' +
+    'fabrica_de_software ' +
     'telecom* hosting_company data_company ai_startup startup_de_software app_company software_vendor',
   healthcare:
     'clinic* clinica* hospital* dental dentist* odontolog* consultorio* doctor* medic* physio* fisioterap* ' +
     'kinesiolog* psycholog* psicolog* therap* terap* pharmac* farmacia* vet vets veterinar* laborator* ' +
     'telemedicin* telehealth nursing_home residencia_de_ancianos geriatr* optic* optica* health salud ' +
-    'healthcare sanitari* nutricion* nutrition* cardiolog* pediatr* dermatolog*',
+    'healthcare sanitari* nutricion* nutrition* cardiolog* pediatr* dermatolog* patholog* patolog* ' +
+    'telepatholog* telepatolog* radiolog*',
   finance:
     'bank banks banco bancos banking bancari* fintech* insur* asegurador* seguros insurtech* accounting ' +
     'accountan* contable* contador* contadores contabilidad bookkeep* gestoria* asesoria_fiscal tax_advis* ' +
     'credit_union cooperativa_de_ahorro mortgage* hipotec* broker* brokerage investment* inversiones ' +
-    'lending prestamo* microfinanc* microcredit* wealth_management payment_institution financier* finance finanzas',
+    'lending prestamo* microfinanc* microcredit* wealth_management payment_institution financier* finance finanzas ' +
+    'fondo_de_empleados cooperativa_de_credito caja_de_ahorro',
   education:
     'school* escuela* colegio* universit* universidad* academy academia* language_school escuela_de_idiomas ' +
     'tutor* tutoring clases_particulares teach teacher* profesor* kindergarten jardin_de_infantes preschool ' +
     'preescolar summer_camp campamento* course_platform cursos_online bootcamp* instituto* training_center ' +
     'capacitacion* e_learning elearning edtech* driving_school autoescuela* educa* ' +
-    'school_district',
+    'school_district coding_camp code_camp coding_school preu preuniversitario jardin_infantil ' +
+    'guarderia* nursery_school daycare formacion_online plataforma_de_formacion online_courses',
   retail:
     'shop shops tienda* store stores boutique* ecommerce e_commerce online_store tienda_online tienda_en_linea ' +
     'retail* retailer* minorista* clothing ropa fashion moda shoe* zapato* zapateria* jewel* joyeria* cosmetic* ' +
@@ -47,12 +51,13 @@ export const SECTOR_WORDS: Record<Industry, string> = {
   realEstate:
     'real_estate inmobiliari* bienes_raices estate_agency estate_agent* realtor* realty property_developer ' +
     'desarrolladora_inmobiliaria property_management administracion_de_propiedades proptech* lettings ' +
-    'rental* arriendo* alquiler* condominio* condo condos landlord* propiedades properties brokerage_firm',
+    'rental* arriendo* alquiler* condominio* condo condos landlord* propiedades properties brokerage_firm ' +
+    'property_portal property_site portal_inmobiliario corredora_de_propiedades',
   hospitality:
     'restaurant* restaurante* restoran* cafe cafes cafeteria* coffee_shop coffee_chain bar bares pub pubs ' +
     'brewery cerveceria* taqueria* pizzeria* hotel* hostel* hostal* bed_and_breakfast guesthouse posada* ' +
     'resort* catering food_truck tour_operator agencia_de_viajes travel_agency turismo tourism glamping ' +
-    'bistro* trattoria parrilla* heladeria* ice_cream',
+    'bistro* trattoria parrilla* heladeria* ice_cream sushi',
   nonprofit:
     'ngo ngos ong ongs charity charities nonprofit* non_profit sin_fines_de_lucro sin_animo_de_lucro ' +
     'fundacion* foundation food_bank banco_de_alimentos church iglesia* parish parroquia* ' +
@@ -68,7 +73,10 @@ export const SECTOR_WORDS: Record<Industry, string> = {
     'recruiting consultancy consultora* engineering_consultancy mining minera* mineria energy energia ' +
     'solar gym gyms gimnasio* crossfit pilates yoga football_club club_de_futbol club_de_padel sports_club ' +
     'club pest_control limpieza cleaning_company security_company seguridad_privada ' +
-    'wedding_planner eventos events_company salon peluqueria* barber* barberia* spa tattoo* tatuaje*',
+    'wedding_planner eventos events_company salon peluqueria* barber* barberia* spa tattoo* tatuaje* ' +
+    'funeral* funerari* removals moving_company mudanza* municipal* municipio* ayuntamiento* ' +
+    'town_council city_council alcaldia* public_sector sector_publico vigilancia empresa_de_seguridad ' +
+    'immigration_law aguacate* avocado* cacao*',
 };
 
 /** Words naming an audience segment. */

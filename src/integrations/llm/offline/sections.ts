@@ -1,4 +1,5 @@
 import type { EngineModel, Reading } from './model.ts';
+import { rolesOf, type SectionRole } from './section-cues.ts';
 import {
   decodeSpans,
   labelledValues,
@@ -49,6 +50,7 @@ export function predictSections(model: EngineModel, reading: Reading): SectionPr
       LISTED.has(key),
     );
   }
+  spans.constraints = spans.constraints.filter((span) => isLimit(reading, span));
   applyLabels(reading, spans);
   if (spans.goal.length === 0) spans.goal = purposeSpans(reading, spans);
   return { spans, strongest };
@@ -104,4 +106,81 @@ function purposeSpans(reading: Reading, spans: Record<SectionKey, Span[]>): Span
     out.push(spanOf(message, 'goal', tokens[first]!.start, tokens[last]!.end));
   }
   return out;
+}
+
+/** Roles whose words state a limit by themselves: money, a date or duration, a technology, a team, a must. */
+const LIMIT_ROLES: ReadonlySet<SectionRole> = new Set([
+  'money',
+  'time',
+  'duration',
+  'technology',
+  'team',
+  'requirement',
+]);
+/** Time words that place or measure something but state no limit on their own ("before", "weeks"). */
+const RELATIONAL =
+  /^(?:before|antes|after|despues|next|proxim[oa]s?|now|ahora|when|cuando|until|hasta|by|soon|day|days|week|weeks|month|months|year|years|dia|dias|semana|semanas|mes|meses|ano|anos)$/;
+/** Units of time that measure a limit when a quantity comes before them ("un par de semanas", "next month"). */
+const UNIT = /^(?:day|days|week|weeks|month|months|year|years|dia|dias|semana|semanas|mes|meses|ano|anos)$/;
+const QUANTITY =
+  /^(?:\d.*|a|an|one|two|three|four|five|six|few|couple|half|next|this|un|una|uno|dos|tres|cuatro|cinco|seis|par|unos|unas|medio|proximo|proxima|proximos|este|esta)$/;
+/** What "before" or "antes de" leads to when it orders the work, not a date ("before we decide", "antes de gastar"). */
+const PRECONDITION =
+  /^(?:decid\w*|deciding|spend\w*|gast\w*|build\w*|constru\w*|invest\w*|invert\w*|commit\w*|anything|nada|choos\w*|eleg\w*)$/;
+const FILLER = /^(?:we|i|de|que|nosotros|the|la|el)$/;
+
+/**
+ * Whether a phrase the tagger read as a constraint states a limit (JUDGEMENT.md: budget, deadline,
+ * required technology, team size, duration). A time word alone places something without limiting
+ * it: "before" in "before we decide whether to rebuild" or "antes de gastar" orders the work,
+ * "antes" in "fotos de antes y después" is no time at all, "meses" in "todos los meses" is a
+ * recurrence, "weeks" in "skip weeks" is a feature, "24h before appointments" is a reminder's
+ * timing, "4 years old" is history and "when an order comes in" is a trigger. Such a phrase is no
+ * constraint; a phrase with a number, an amount, a month, a named technology, a team or a must is,
+ * and so is "before" or "antes de" an event ("antes de la próxima jornada", "before the Sept intake").
+ */
+function isLimit(reading: Reading, span: Span): boolean {
+  const { message, tokens } = reading;
+  const first = tokens.findIndex((t) => t.start >= span.start);
+  if (first < 0) return true;
+  let last = first;
+  while (last + 1 < tokens.length && tokens[last + 1]!.end <= span.end) last++;
+  const words = tokens.slice(first, last + 1).map((t) => t.word);
+  const previous = first > 0 ? tokens[first - 1]! : undefined;
+  const following = last + 1 < tokens.length ? tokens[last + 1]!.word : '';
+  if (/^(?:old|ago)$/.test(following) || previous?.word === 'hace') return false;
+  if (/^(?:before|antes)$/.test(words[0]!)) {
+    if (
+      previous &&
+      previous.clause === tokens[first]!.clause &&
+      QUANTITY.test(previous.word) &&
+      /\d/.test(previous.word)
+    )
+      return false;
+    const next = words.slice(1).find((w) => !FILLER.test(w));
+    // "before the regulator's visit", "antes de la próxima jornada": an event to be ready for.
+    if (next) return !PRECONDITION.test(next);
+  }
+  const value = (i: number): boolean => {
+    const token = tokens[i]!;
+    if (/\d/.test(token.word)) return true;
+    if (UNIT.test(token.word)) {
+      const before = i > 0 ? tokens[i - 1]!.word : '';
+      // "un par de semanas", "a couple of weeks"
+      const twoBefore = /^(?:de|of)$/.test(before) && i > 1 ? tokens[i - 2]!.word : '';
+      return QUANTITY.test(before) || /^(?:par|couple|few)$/.test(twoBefore);
+    }
+    if (RELATIONAL.test(token.word)) return false;
+    if (rolesOf(token.word).some((role) => LIMIT_ROLES.has(role))) return true;
+    // A name written with a capital inside a sentence: a technology or a product ("EHR", "Flutter").
+    return i > 0 && tokens[i - 1]!.sentence === token.sentence && /\p{Lu}/u.test(message[token.start]!);
+  };
+  const indices = words.map((_, k) => first + k);
+  if (/^(?:when|cuando)$/.test(words[0]!))
+    return indices.some(
+      (i) =>
+        /\d/.test(tokens[i]!.word) ||
+        (!RELATIONAL.test(tokens[i]!.word) && rolesOf(tokens[i]!.word).includes('time')),
+    );
+  return indices.some(value);
 }
