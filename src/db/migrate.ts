@@ -1,14 +1,24 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { DEFAULT_MIGRATION_TABLE, Migrator } from 'kysely/migration';
 import { MIGRATIONS } from './migration-list.ts';
+import { createNewSqliteDatabase } from './new-sqlite-database.ts';
 
 /**
  * Applies every migration of db/migrations (listed in db/migration-list.ts) in name order and returns the names of those it applied
  * (none when the database was up to date). Kysely takes a lock first (an advisory lock on
- * PostgreSQL), so several instances starting together apply each migration once.
+ * PostgreSQL), so several instances starting together apply each migration once. A new SQLite
+ * database (no table yet) gets the migrations' end schema in one transaction instead
+ * (new-sqlite-database.ts); `replay` runs them one by one anyway.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any table types
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(
+  // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any table types
+  db: Kysely<any>,
+  options: { replay?: boolean } = {},
+): Promise<string[]> {
+  if (!options.replay) {
+    const created = await createNewSqliteDatabase(db, latestMigrationName());
+    if (created) return created;
+  }
   // Kysely looks for its migration tables in every schema it can see unless told which one: with
   // several schemas on one server (tests, shared servers) it would find another schema's tables and
   // skip creating its own. Pin them to the connection's current schema.

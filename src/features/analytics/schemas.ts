@@ -280,7 +280,7 @@ export const Stats = z
       .openapi({
         description:
           'null: every figure is exact. An object: the report is filtered and its range holds more than ' +
-          `${L.sampleBudget.visits.toLocaleString('en')} visits or ${L.sampleBudget.events.toLocaleString('en')} events, so it was computed from a ` +
+          `${L.sampleBudget.visits} visits or ${L.sampleBudget.events} events, so it was computed from a ` +
           'sample of the visits (each visit is in or out by a fixed key) and counts, sums and the timeseries are ' +
           'estimates scaled by 1/rate; rates and averages are the sample’s; `uniquePages` counts the pages seen in ' +
           'the sample. Unfiltered reports are always exact (rollups). docs/analytics.md, "Reading at scale".',

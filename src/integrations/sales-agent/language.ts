@@ -25,9 +25,10 @@ const ENGLISH_WORDS = new Set(
 export function answerLanguage(language: string | null, text: string): AnswerLanguage {
   const tag = language?.trim().toLowerCase().slice(0, 2);
   if (tag === 'es' || tag === 'en') return tag;
-  let spanish = /[¿¡ñ]/i.test(text) ? 3 : 0;
+  // ¿ ¡ ñ and á é í ó ú, escaped: the server bundle stays ASCII (scripts/build-server.ts).
+  let spanish = /[\u00bf\u00a1\u00f1]/i.test(text) ? 3 : 0;
   let english = 0;
-  if (/[áéíóú]/i.test(text)) spanish += 1;
+  if (/[\u00e1\u00e9\u00ed\u00f3\u00fa]/i.test(text)) spanish += 1;
   for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
     if (SPANISH_WORDS.has(word)) spanish++;
     if (ENGLISH_WORDS.has(word)) english++;

@@ -48,7 +48,9 @@ export function isTraceable(signal: string, message: string): boolean {
   const { foldedMessage, said } = messageReading(message);
   const foldedSignal = fold(signal).replace(/\s+/g, ' ').trim();
   if (foldedSignal && foldedMessage.includes(` ${foldedSignal} `)) return true;
-  for (const quoted of signal.matchAll(/[“"«]([^”"»]+)[”"»]/g)) {
+  // Non-ASCII characters of regular expressions are written escaped: the server bundle stays ASCII
+  // (scripts/build-server.test.ts).
+  for (const quoted of signal.matchAll(/[\u201c"\u00ab]([^\u201d"\u00bb]+)[\u201d"\u00bb]/g)) {
     const inner = fold(quoted[1]!).replace(/\s+/g, ' ').trim();
     if (/[a-z0-9]/.test(inner) && foldedMessage.includes(` ${inner} `)) return true;
   }
@@ -88,7 +90,7 @@ export function isSingleVerb(item: string): boolean {
 const TIME =
   /\b(?:by|before|until|deadline|asap|urgent\w*|soon|next (?:week|month|year|quarter|season|spring|summer|autumn|fall|winter)|this (?:week|month|year|quarter|summer|spring|fall|winter)|in \d+ (?:days?|weeks?|months?)|\d+ (?:days?|weeks?|months?|years?)|weeks?|months?|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|christmas|black friday|antes|hasta|plazo|fecha|urgente|pronto|cuanto antes|proxim[oa]s?|semanas?|mes|meses|anos?|dias|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|navidad|temporada)\b/;
 const MONEY =
-  /[$€£]|\b(?:budget|presupuesto|cost|costs|price|pricing|quote|usd|eur|gbp|dollars?|euros?|pounds?|pesos?|soles|mxn|cop|clp|ars|\d+ ?k|\d+ (?:mil|millones|thousand|million))\b/;
+  /[$\u20ac\u00a3]|\b(?:budget|presupuesto|cost|costs|price|pricing|quote|usd|eur|gbp|dollars?|euros?|pounds?|pesos?|soles|mxn|cop|clp|ars|\d+ ?k|\d+ (?:mil|millones|thousand|million))\b/;
 
 /** The text names a time (a date, a deadline, a duration). */
 export function mentionsTime(text: string): boolean {

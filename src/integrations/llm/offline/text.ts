@@ -55,7 +55,10 @@ export interface Fragment {
  */
 export function fragments(message: string): Fragment[] {
   const out: Fragment[] = [];
-  const boundary = /[.!?;:\n]+|,\s*|\s+(?:but|and then|also|then|pero|y luego|además|ademas|aunque)\s+/giu;
+  // Non-ASCII characters of regular expressions are written escaped: the server bundle stays ASCII
+  // (scripts/build-server.test.ts).
+  const boundary =
+    /[.!?;:\n]+|,\s*|\s+(?:but|and then|also|then|pero|y luego|adem\u00e1s|ademas|aunque)\s+/giu;
   let last = 0;
   for (const match of message.matchAll(boundary)) {
     push(out, message, last, match.index);
@@ -70,8 +73,8 @@ function push(out: Fragment[], message: string, start: number, end: number) {
   const lead = raw.length - raw.trimStart().length;
   const text = raw
     .trim()
-    .replace(/^[-–—•*"'“”¿¡(]+\s*/u, '')
-    .replace(/[\s"'“”)]+$/u, '');
+    .replace(/^[-\u2013\u2014\u2022*"'\u201c\u201d\u00bf\u00a1(]+\s*/u, '')
+    .replace(/[\s"'\u201c\u201d)]+$/u, '');
   if (text.length > 1) out.push({ text, start: start + lead, end });
 }
 
