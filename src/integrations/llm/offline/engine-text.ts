@@ -22,8 +22,8 @@ export const TEXT: Record<Language, Texts> = {
     summary: (need, sector) => `You are looking for ${need}${sector ? ` (${sector})` : ''}.`,
     pathNeed: {
       Build: 'a new website or app built for your business',
-      Launch: 'to take a product to market',
-      Scale: 'to grow or improve a product you already run',
+      Launch: 'help taking a product to market',
+      Scale: 'help growing or improving a product you already run',
       Custom: 'custom software that fits how your business works',
     },
     summaryQuote: (words) => `You wrote: “${words}”.`,
