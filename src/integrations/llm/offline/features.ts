@@ -38,15 +38,18 @@ export function textFeaturesOn(
 }
 
 function readText(folded: string, space: Map<string, number> | null): { text: Map<string, number>; part?: Part } {
-  const out = new Map<string, number>();
-  // The space index of each name, in the order the names first appear (-1: not in the space).
+  // Each name's position among the names in the order they first appear, its count there and its
+  // space index (-1: not in the space): one lookup of the name per occurrence.
+  const position = new Map<string, number>();
+  const counts: number[] = [];
   const order: number[] = [];
   const add = (name: string, value: number, j: number) => {
-    const before = out.get(name);
-    if (before === undefined) {
-      out.set(name, value);
+    const at = position.get(name);
+    if (at === undefined) {
+      position.set(name, counts.length);
+      counts.push(value);
       order.push(j);
-    } else out.set(name, before + value);
+    } else counts[at]! += value;
   };
   const spaceIds = space ? idsOfSpace(space) : null;
   let previous = '';
@@ -64,17 +67,18 @@ function readText(folded: string, space: Map<string, number> | null): { text: Ma
     previous = word;
   }
   // Counts are damped: a word said three times is not three times the evidence.
+  const out = new Map<string, number>();
+  let i = 0;
   if (!space) {
-    for (const [name, value] of out) out.set(name, Math.sqrt(value));
+    for (const name of position.keys()) out.set(name, Math.sqrt(counts[i++]!));
     return { text: out };
   }
-  const idx = new Int32Array(out.size);
-  const val = new Float64Array(out.size);
+  const idx = new Int32Array(counts.length);
+  const val = new Float64Array(counts.length);
   let n = 0;
-  let i = 0;
   let squares = 0;
-  for (const [name, count] of out) {
-    const value = Math.sqrt(count);
+  for (const name of position.keys()) {
+    const value = Math.sqrt(counts[i]!);
     out.set(name, value);
     squares += value * value;
     const j = order[i++]!;
