@@ -2,8 +2,8 @@ import type { Analysis } from './analyze.ts';
 import { ACTOR_AFTER, ACTOR_BEFORE, SECTOR_WORDS, SEGMENT_BEFORE, SEGMENT_WORDS } from './field-cues.ts';
 import { PATH_CUE_PATTERNS } from './path-cues.ts';
 import type { TaggedToken } from './tagger.ts';
-import type { Part } from './trained-classifier.ts';
 import { fold } from './text.ts';
+import type { Part } from './trained-classifier.ts';
 import { PRIMARY_CHOICE, SERVICES } from './vocabulary.ts';
 import { entriesOf } from './words.ts';
 
@@ -37,7 +37,10 @@ export function textFeaturesOn(
   return { text: read.text, part: read.part! };
 }
 
-function readText(folded: string, space: Map<string, number> | null): { text: Map<string, number>; part?: Part } {
+function readText(
+  folded: string,
+  space: Map<string, number> | null,
+): { text: Map<string, number>; part?: Part } {
   // Each name's position among the names in the order they first appear, its count there and its
   // space index (-1: not in the space): one lookup of the name per occurrence.
   const position = new Map<string, number>();
