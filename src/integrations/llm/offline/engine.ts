@@ -74,11 +74,11 @@ export function offlineRecommend(
   facts: ConfirmedFacts = {},
   model: EngineModel = engineModel(),
 ): OfflineRecommendation {
-  const reading = readMessage(message);
+  const reading = readMessage(message, model.space);
   const withFacts = pathText(message, facts);
   const prediction = predictPath(
     model,
-    withFacts === message ? reading : readForPath(withFacts),
+    withFacts === message ? reading : readForPath(withFacts, model.space),
     facts,
     reading.wordCount,
   );
@@ -117,7 +117,7 @@ export function offlineRefine(
   language: Language,
   model: EngineModel = engineModel(),
 ): OfflineRefinement {
-  const reading = readMessage(message);
+  const reading = readMessage(message, model.space);
   const found = predictSections(model, reading);
   const spans = found.spans;
   const fields = predictFields(model, readForFields(reading));

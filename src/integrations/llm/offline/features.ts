@@ -3,6 +3,7 @@ import { ACTOR_AFTER, ACTOR_BEFORE, SECTOR_WORDS, SEGMENT_BEFORE, SEGMENT_WORDS 
 import { PATH_CUE_PATTERNS } from './path-cues.ts';
 import type { TaggedToken } from './tagger.ts';
 import { fold } from './text.ts';
+import type { Part } from './trained-classifier.ts';
 import { PRIMARY_CHOICE, SERVICES } from './vocabulary.ts';
 import { entriesOf } from './words.ts';
 
@@ -19,21 +20,101 @@ const CHAR_MIN = 3;
 const CHAR_MAX = 4;
 
 export function textFeatures(message: string, folded = fold(message)): Map<string, number> {
-  const out = new Map<string, number>();
-  const add = (name: string, value: number) => out.set(name, (out.get(name) ?? 0) + value);
+  return readText(folded, null).text;
+}
+
+/**
+ * textFeatures with, besides, the features looked up in a model's feature space: what
+ * `indexPart(space, textFeatures(…))` gives, to the last bit (the same values, in the same order),
+ * but a word's names are looked up in the space once per word and space, not once per message.
+ */
+export function textFeaturesOn(
+  space: Map<string, number>,
+  message: string,
+  folded = fold(message),
+): { text: Map<string, number>; part: Part } {
+  const read = readText(folded, space);
+  return { text: read.text, part: read.part! };
+}
+
+function readText(
+  folded: string,
+  space: Map<string, number> | null,
+): { text: Map<string, number>; part?: Part } {
+  // Each name's position among the names in the order they first appear, its count there and its
+  // space index (-1: not in the space): one lookup of the name per occurrence.
+  const position = new Map<string, number>();
+  const counts: number[] = [];
+  const order: number[] = [];
+  const add = (name: string, value: number, j: number) => {
+    const at = position.get(name);
+    if (at === undefined) {
+      position.set(name, counts.length);
+      counts.push(value);
+      order.push(j);
+    } else counts[at]! += value;
+  };
+  const spaceIds = space ? idsOfSpace(space) : null;
   let previous = '';
   WORD.lastIndex = 0;
   for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
     const word = m[0];
     const names = namesOf(word);
-    add(names[0]!, 1);
-    for (let j = 1; j < names.length; j++) add(names[j]!, 0.5);
-    if (previous) add(`b:${previous}_${word}`, 1);
+    const ids = spaceIds ? wordIdsOn(spaceIds, space!, word, names) : null;
+    add(names[0]!, 1, ids ? ids[0]! : -1);
+    for (let j = 1; j < names.length; j++) add(names[j]!, 0.5, ids ? ids[j]! : -1);
+    if (previous) {
+      const pair = `b:${previous}_${word}`;
+      add(pair, 1, space ? (space.get(pair) ?? -1) : -1);
+    }
     previous = word;
   }
   // Counts are damped: a word said three times is not three times the evidence.
-  for (const [name, value] of out) out.set(name, Math.sqrt(value));
-  return out;
+  const out = new Map<string, number>();
+  let i = 0;
+  if (!space) {
+    for (const name of position.keys()) out.set(name, Math.sqrt(counts[i++]!));
+    return { text: out };
+  }
+  const idx = new Int32Array(counts.length);
+  const val = new Float64Array(counts.length);
+  let n = 0;
+  let squares = 0;
+  for (const name of position.keys()) {
+    const value = Math.sqrt(counts[i]!);
+    out.set(name, value);
+    squares += value * value;
+    const j = order[i++]!;
+    if (j < 0) continue;
+    idx[n] = j;
+    val[n++] = value;
+  }
+  return { text: out, part: { idx: idx.subarray(0, n), val: val.subarray(0, n), squares } };
+}
+
+/** Per feature space, each word's names as space indices (-1: not in the space). */
+const spaceWordIds = new WeakMap<Map<string, number>, Map<string, Int32Array>>();
+
+function idsOfSpace(space: Map<string, number>): Map<string, Int32Array> {
+  let ids = spaceWordIds.get(space);
+  if (!ids) {
+    ids = new Map();
+    spaceWordIds.set(space, ids);
+  }
+  return ids;
+}
+
+function wordIdsOn(
+  ids: Map<string, Int32Array>,
+  space: Map<string, number>,
+  word: string,
+  names: string[],
+): Int32Array {
+  let found = ids.get(word);
+  if (found) return found;
+  found = Int32Array.from(names, (name) => space.get(name) ?? -1);
+  if (ids.size < NAMES_CACHE_MAX) ids.set(word, found);
+  return found;
 }
 
 const namesCache = new Map<string, string[]>();

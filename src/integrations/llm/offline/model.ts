@@ -9,6 +9,7 @@ import {
   fieldTied,
   meaningFeatures,
   textFeatures,
+  textFeaturesOn,
 } from './features.ts';
 import { softmax } from './linear.ts';
 import { type TaggedToken, tagTokens } from './tagger.ts';
@@ -100,13 +101,33 @@ export interface FieldReading extends Reading {
   evidence: FieldEvidence;
 }
 
-export function readMessage(message: string): Reading {
+/**
+ * Text features already looked up in a space (readMessage and readForPath given the model's space):
+ * the rows below take the part as it is instead of looking its names up again.
+ */
+const indexed = new WeakMap<Map<string, number>, { space: Map<string, number>; part: Part }>();
+
+/** `space`: the model's feature space, when the reading is for it (answering; training reads names). */
+function readText(message: string, folded: string, space?: Map<string, number>): Map<string, number> {
+  if (!space) return textFeatures(message, folded);
+  const { text, part } = textFeaturesOn(space, message, folded);
+  indexed.set(text, { space, part });
+  return text;
+}
+
+/** A map's part in `space`: the one readText made, else looked up. */
+function partOf(space: Map<string, number>, features: Map<string, number>): Part {
+  const found = indexed.get(features);
+  return found && found.space === space ? found.part : indexPart(space, features);
+}
+
+export function readMessage(message: string, space?: Map<string, number>): Reading {
   const folded = fold(message);
   const tokens = tagTokens(message, folded);
   return {
     message,
     folded,
-    text: textFeatures(message, folded),
+    text: readText(message, folded, space),
     meaning: meaningFeatures(message, folded, tokens.length),
     tokens,
     wordCount: tokens.length,
@@ -128,10 +149,10 @@ export function readForFields(reading: Reading): FieldReading {
 /** What the path model reads of a text alone (no analysis, no tagging). */
 export type PathReading = Pick<Reading, 'text' | 'meaning'>;
 
-export function readForPath(text: string): PathReading {
+export function readForPath(text: string, space?: Map<string, number>): PathReading {
   const folded = fold(text);
   const count = folded.match(/[a-z0-9]+/g)?.length ?? 0;
-  return { text: textFeatures(text, folded), meaning: meaningFeatures(text, folded, count) };
+  return { text: readText(text, folded, space), meaning: meaningFeatures(text, folded, count) };
 }
 
 /**
@@ -176,7 +197,7 @@ function rowMaker(space: Map<string, number>) {
   const part = (features: Map<string, number>) => {
     let found = parts.get(features);
     if (!found) {
-      found = indexPart(space, features);
+      found = partOf(space, features);
       parts.set(features, found);
     }
     return found;
@@ -258,7 +279,7 @@ export function predictFields(model: EngineModel, reading: FieldReading): Refine
   const read = (features: Map<string, number>) => {
     let found = sums.get(features);
     if (!found) {
-      const part = indexPart(model.space, features);
+      const part = partOf(model.space, features);
       found = { squares: part.squares, sums: partSums(model.fused, part) };
       sums.set(features, found);
     }

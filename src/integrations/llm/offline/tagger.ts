@@ -177,6 +177,8 @@ export function tokenProbabilities(table: BinaryTable, message: string, tokens: 
   const rolesBeforeNames = new Set<string>();
   let c01 = -1;
   let at = 0;
+  // No currency sign in the message: none near any word.
+  const hasMoney = /[$€£]/.test(message);
   const add = (j: number) => {
     if (j < 0) return;
     const base = j * k;
@@ -241,11 +243,11 @@ export function tokenProbabilities(table: BinaryTable, message: string, tokens: 
       add(ids.clauseEnd);
       count++;
     }
-    if (i !== sentenceStart && /^\p{Lu}/u.test(message.slice(t.start, t.start + 2))) {
+    if (i !== sentenceStart && startsUpper(message, t.start)) {
       add(ids.cap);
       count++;
     }
-    if (/[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) {
+    if (hasMoney && /[$€£]/.test(message.slice(Math.max(0, t.start - 2), t.end + 2))) {
       add(ids.money);
       count++;
     }
@@ -280,6 +282,13 @@ export function tokenProbabilities(table: BinaryTable, message: string, tokens: 
     for (let c = 0; c < k; c++) out[at + c] = 1 / (1 + Math.exp(-(out[at + c]! * scale + b[c]!)));
   }
   return out;
+}
+
+/** Whether the character at `at` is an upper-case letter: `/^\p{Lu}/u`, without a slice for ASCII. */
+function startsUpper(message: string, at: number): boolean {
+  const code = message.charCodeAt(at);
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a;
+  return /^\p{Lu}/u.test(message.slice(at, at + 2));
 }
 
 /** A word's features as the table's indices (-1: unknown), distinct within each group, with their counts. */
