@@ -16,7 +16,7 @@ export async function migrateToLatest(
   options: { replay?: boolean } = {},
 ): Promise<string[]> {
   if (!options.replay) {
-    const created = await createNewSqliteDatabase(db, latestMigrationName());
+    const created = await createNewSqliteDatabase(db, Object.keys(MIGRATIONS).sort());
     if (created) return created;
   }
   // Kysely looks for its migration tables in every schema it can see unless told which one: with

@@ -17,6 +17,7 @@ import {
 } from './new-sqlite-database.ts';
 
 const SECRET = /^[0-9a-f]{64}$/;
+const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -73,17 +74,18 @@ describe('a new SQLite database gets the migrations’ end schema in one transac
     }
   });
 
-  it('leaves a database that holds a table to the migrator, and replays when the snapshot is behind', async () => {
+  it('leaves a database that holds a table to the migrator, and replays when the snapshot’s migrations are not the code’s', async () => {
     const database = await createTestDatabase('sqlite');
     try {
       await sql`create table unrelated (id integer)`.execute(database.handle.db);
-      await expect(createNewSqliteDatabase(database.handle.db, latestMigrationName())).resolves.toBeNull();
+      await expect(createNewSqliteDatabase(database.handle.db, MIGRATION_NAMES)).resolves.toBeNull();
       const behind = { ...NEW_SQLITE_DATABASE, migrations: NEW_SQLITE_DATABASE.migrations.slice(0, -1) };
+      const missingOne = { ...NEW_SQLITE_DATABASE, migrations: NEW_SQLITE_DATABASE.migrations.slice(1) };
       const empty = await createTestDatabase('sqlite');
       try {
-        await expect(
-          createNewSqliteDatabase(empty.handle.db, latestMigrationName(), behind),
-        ).resolves.toBeNull();
+        for (const stale of [behind, missingOne]) {
+          await expect(createNewSqliteDatabase(empty.handle.db, MIGRATION_NAMES, stale)).resolves.toBeNull();
+        }
         const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(
           empty.handle.db,
         );
@@ -128,9 +130,7 @@ describe('a new SQLite database gets the migrations’ end schema in one transac
     const database = await createTestDatabase('sqlite');
     try {
       const broken = { ...NEW_SQLITE_DATABASE, statements: [...NEW_SQLITE_DATABASE.statements, 'not sql'] };
-      await expect(
-        createNewSqliteDatabase(database.handle.db, latestMigrationName(), broken),
-      ).rejects.toThrow();
+      await expect(createNewSqliteDatabase(database.handle.db, MIGRATION_NAMES, broken)).rejects.toThrow();
       const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(
         database.handle.db,
       );

@@ -14,11 +14,10 @@ import snapshot from './new-sqlite-database.json' with { type: 'json' };
  * then the rows the migrations inserted (settings, Kysely's lock row). A value a migration draws at
  * random for each database (a salt, a key: 32 random bytes in hex) is no literal in the snapshot but
  * RANDOM_SECRET_SQL, which this module fills with new random bytes for each database. `npm run
- * db:schema` writes the snapshot;
- * new-sqlite-database.test.ts holds it equal to a replay and to the last migration, so a new migration
- * without a new snapshot fails the tests. Until it is written, a new database replays the migrations
- * (the snapshot's last migration must be the code's). An existing database, even one with only part
- * of the migrations, always goes through the migrator.
+ * db:schema` writes the snapshot; new-sqlite-database.test.ts holds it equal to a replay and to the
+ * list of migrations, so a new migration without a new snapshot fails the tests, and until it is
+ * written a new database replays the migrations (the snapshot's list must be the code's). An existing
+ * database, even one with only part of the migrations, always goes through the migrator.
  */
 export interface SqliteDatabaseSnapshot {
   /** The migrations the snapshot holds, in order; Kysely's table records them as applied. */
@@ -30,19 +29,20 @@ export interface SqliteDatabaseSnapshot {
 export const NEW_SQLITE_DATABASE: SqliteDatabaseSnapshot = snapshot;
 
 /**
- * Creates the schema of `snapshot` in `db` when it is SQLite and holds no table yet, and returns the
- * migrations it recorded as applied; null (nothing done) otherwise. `BEGIN IMMEDIATE` takes SQLite's
+ * Creates the schema of `snapshot` in `db` when it is SQLite, holds no table yet and `migrations` (the
+ * code's, in order) are the snapshot's, and returns them as recorded applied; null (nothing done)
+ * otherwise. `BEGIN IMMEDIATE` takes SQLite's
  * write lock before looking, so of two processes opening the same new file, one creates the schema
  * and the other finds it there (and its migrator then finds nothing to do).
  */
 export async function createNewSqliteDatabase(
   // biome-ignore lint/suspicious/noExplicitAny: works on any table types, as the migrator
   db: Kysely<any>,
-  latestMigration: string,
+  migrations: readonly string[],
   snapshot: SqliteDatabaseSnapshot = NEW_SQLITE_DATABASE,
 ): Promise<string[] | null> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return null;
-  if (snapshot.migrations.at(-1) !== latestMigration) return null;
+  if (snapshot.migrations.join('\n') !== migrations.join('\n')) return null;
   return db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     try {
