@@ -105,7 +105,8 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
   }
   // The first 1–3 letters of every word: a cue none of whose alternatives starts that way is skipped.
   const wordStarts = new Set<string>();
-  for (const match of folded.matchAll(WORD)) {
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(folded); match !== null; match = WORD.exec(folded)) {
     const word = match[0];
     wordStarts.add(word.slice(0, 1)).add(word.slice(0, 2)).add(word.slice(0, 3));
   }

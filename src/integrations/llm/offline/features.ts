@@ -41,18 +41,17 @@ function readText(
   folded: string,
   space: Map<string, number> | null,
 ): { text: Map<string, number>; part?: Part } {
-  // Each name's position among the names in the order they first appear, its count there and its
-  // space index (-1: not in the space): one lookup of the name per occurrence.
-  const position = new Map<string, number>();
-  const counts: number[] = [];
+  // Each name's count, in the order names first appear (a Map keeps it), and its space index (-1: not
+  // in the space), in that order: one lookup of the name per occurrence. The counts are damped below
+  // in the same map, so a message's thousand names cost one map, not two.
+  const out = new Map<string, number>();
   const order: number[] = [];
   const add = (name: string, value: number, j: number) => {
-    const at = position.get(name);
-    if (at === undefined) {
-      position.set(name, counts.length);
-      counts.push(value);
+    const count = out.get(name);
+    if (count === undefined) {
+      out.set(name, value);
       order.push(j);
-    } else counts[at]! += value;
+    } else out.set(name, count + value);
   };
   const spaceIds = space ? idsOfSpace(space) : null;
   let previous = '';
@@ -70,25 +69,24 @@ function readText(
     previous = word;
   }
   // Counts are damped: a word said three times is not three times the evidence.
-  const out = new Map<string, number>();
-  let i = 0;
   if (!space) {
-    for (const name of position.keys()) out.set(name, Math.sqrt(counts[i++]!));
+    out.forEach((count, name) => out.set(name, Math.sqrt(count)));
     return { text: out };
   }
-  const idx = new Int32Array(counts.length);
-  const val = new Float64Array(counts.length);
+  const idx = new Int32Array(order.length);
+  const val = new Float64Array(order.length);
+  let i = 0;
   let n = 0;
   let squares = 0;
-  for (const name of position.keys()) {
-    const value = Math.sqrt(counts[i]!);
+  out.forEach((count, name) => {
+    const value = Math.sqrt(count);
     out.set(name, value);
     squares += value * value;
     const j = order[i++]!;
-    if (j < 0) continue;
+    if (j < 0) return;
     idx[n] = j;
     val[n++] = value;
-  }
+  });
   return { text: out, part: { idx: idx.subarray(0, n), val: val.subarray(0, n), squares } };
 }
 
@@ -239,12 +237,14 @@ export const FIELD_TIED = 4;
 interface CueIndex {
   exact: Map<string, string[]>;
   prefix: Map<string, string[]>;
+  /** The lengths of the prefixes (3–14 letters), longest first: the longest prefix of a word wins. */
+  prefixLengths: number[];
   /** First word → phrases starting with it. */
   phrases: Map<string, { words: string[]; value: string }[]>;
 }
 
 function cueIndex(table: Record<string, string>): CueIndex {
-  const index: CueIndex = { exact: new Map(), prefix: new Map(), phrases: new Map() };
+  const index: CueIndex = { exact: new Map(), prefix: new Map(), prefixLengths: [], phrases: new Map() };
   const add = (map: Map<string, string[]>, key: string, value: string) => {
     const list = map.get(key) ?? [];
     if (!list.includes(value)) list.push(value);
@@ -262,6 +262,8 @@ function cueIndex(table: Record<string, string>): CueIndex {
       else add(index.exact, entry, value);
     }
   }
+  const lengths = new Set([...index.prefix.keys()].map((key) => key.length));
+  index.prefixLengths = [...lengths].filter((n) => n >= 3 && n <= 14).sort((a, b) => b - a);
   return index;
 }
 
@@ -294,19 +296,18 @@ function cueHits(tokens: TaggedToken[], index: CueIndex): CueHit[] {
       }
     }
     if (matched === 0) {
-      const values = new Set<string>(
+      const exact =
         index.exact.get(word) ??
-          (word.length > 3 && word.endsWith('s') ? index.exact.get(word.slice(0, -1)) : undefined) ??
-          (word.length > 4 && word.endsWith('es') ? index.exact.get(word.slice(0, -2)) : undefined) ??
-          [],
-      );
-      for (let n = Math.min(word.length, 14); n >= 3; n--) {
-        const found = index.prefix.get(word.slice(0, n));
-        if (found) {
-          for (const v of found) values.add(v);
-          break;
-        }
+        (word.length > 3 && word.endsWith('s') ? index.exact.get(word.slice(0, -1)) : undefined) ??
+        (word.length > 4 && word.endsWith('es') ? index.exact.get(word.slice(0, -2)) : undefined);
+      let prefixed: string[] | undefined;
+      for (const n of index.prefixLengths) {
+        if (n > word.length) continue;
+        prefixed = index.prefix.get(word.slice(0, n));
+        if (prefixed) break;
       }
+      // Each list holds a value once; only both together need their values made unique.
+      const values = exact && prefixed ? new Set([...exact, ...prefixed]) : (exact ?? prefixed ?? []);
       for (const value of values) hits.push({ value, first: i, last: i });
     }
     i += Math.max(matched, 1);

@@ -337,11 +337,10 @@ const WORD = /[a-z0-9]+/g;
 /** Every lexicon hit of a folded message, in message order: one pass over its words. */
 export function wordHits(folded: string): WordHit[] {
   const out: WordHit[] = [];
-  for (const match of folded.matchAll(WORD)) {
-    const entries = entriesOf(match[0]);
-    for (const e of entries) {
-      out.push({ target: e.target, start: match.index, end: match.index + match[0].length, w: e.w });
-    }
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(folded); match !== null; match = WORD.exec(folded)) {
+    const end = match.index + match[0].length;
+    for (const e of entriesOf(match[0])) out.push({ target: e.target, start: match.index, end, w: e.w });
   }
   return out;
 }
