@@ -70,7 +70,9 @@ function readText(
   }
   // Counts are damped: a word said three times is not three times the evidence.
   if (!space) {
-    out.forEach((count, name) => out.set(name, Math.sqrt(count)));
+    out.forEach((count, name) => {
+      out.set(name, Math.sqrt(count));
+    });
     return { text: out };
   }
   const idx = new Int32Array(order.length);
