@@ -20,76 +20,99 @@ const CHAR_MIN = 3;
 const CHAR_MAX = 4;
 
 export function textFeatures(message: string, folded = fold(message)): Map<string, number> {
-  return readText(folded, null).text;
-}
-
-/**
- * textFeatures with, besides, the features looked up in a model's feature space: what
- * `indexPart(space, textFeatures(…))` gives, to the last bit (the same values, in the same order),
- * but a word's names are looked up in the space once per word and space, not once per message.
- */
-export function textFeaturesOn(
-  space: Map<string, number>,
-  message: string,
-  folded = fold(message),
-): { text: Map<string, number>; part: Part } {
-  const read = readText(folded, space);
-  return { text: read.text, part: read.part! };
-}
-
-function readText(
-  folded: string,
-  space: Map<string, number> | null,
-): { text: Map<string, number>; part?: Part } {
-  // Each name's count, in the order names first appear (a Map keeps it), and its space index (-1: not
-  // in the space), in that order: one lookup of the name per occurrence. The counts are damped below
-  // in the same map, so a message's thousand names cost one map, not two.
+  // Each name's count, in the order names first appear (a Map keeps it).
   const out = new Map<string, number>();
-  const order: number[] = [];
-  const add = (name: string, value: number, j: number) => {
-    const count = out.get(name);
-    if (count === undefined) {
-      out.set(name, value);
-      order.push(j);
-    } else out.set(name, count + value);
-  };
-  const spaceIds = space ? idsOfSpace(space) : null;
+  const add = (name: string, value: number) => out.set(name, (out.get(name) ?? 0) + value);
   let previous = '';
   WORD.lastIndex = 0;
   for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
     const word = m[0];
     const names = namesOf(word);
-    const ids = spaceIds ? wordIdsOn(spaceIds, space!, word, names) : null;
-    add(names[0]!, 1, ids ? ids[0]! : -1);
-    for (let j = 1; j < names.length; j++) add(names[j]!, 0.5, ids ? ids[j]! : -1);
-    if (previous) {
-      const pair = `b:${previous}_${word}`;
-      add(pair, 1, space ? (space.get(pair) ?? -1) : -1);
-    }
+    add(names[0]!, 1);
+    for (let j = 1; j < names.length; j++) add(names[j]!, 0.5);
+    if (previous) add(`b:${previous}_${word}`, 1);
     previous = word;
   }
   // Counts are damped: a word said three times is not three times the evidence.
-  if (!space) {
-    out.forEach((count, name) => {
-      out.set(name, Math.sqrt(count));
-    });
-    return { text: out };
+  out.forEach((count, name) => {
+    out.set(name, Math.sqrt(count));
+  });
+  return out;
+}
+
+/**
+ * What `indexPart(space, textFeatures(message))` gives, to the last bit (the same values, summed in
+ * the same order), without making the map of a message's thousand names: a word's names are looked
+ * up in the space once per word and space, and counted by their index in the space. Only the names
+ * the space does not know (most word pairs) are counted by name, for the norm.
+ */
+export function textPartOn(space: Map<string, number>, folded: string): Part {
+  const ids = idsOfSpace(space);
+  const slotOf = slotsOf(space);
+  // Each name's count in the order names first appear, and its space index (-1: not in the space).
+  const counts: number[] = [];
+  const order: number[] = [];
+  const unknown = new Map<string, number>();
+  const add = (name: string, id: number, value: number) => {
+    const slot = id >= 0 ? slotOf[id]! : (unknown.get(name) ?? -1);
+    if (slot >= 0) {
+      counts[slot]! += value;
+      return;
+    }
+    if (id >= 0) slotOf[id] = counts.length;
+    else unknown.set(name, counts.length);
+    counts.push(value);
+    order.push(id);
+  };
+  try {
+    let previous = '';
+    WORD.lastIndex = 0;
+    for (let m = WORD.exec(folded); m !== null; m = WORD.exec(folded)) {
+      const word = m[0];
+      const names = namesOf(word);
+      const wordIds = wordIdsOn(ids, space, word, names);
+      add(names[0]!, wordIds[0]!, 1);
+      for (let j = 1; j < names.length; j++) add(names[j]!, wordIds[j]!, 0.5);
+      if (previous) {
+        const pair = `b:${previous}_${word}`;
+        add(pair, space.get(pair) ?? -1, 1);
+      }
+      previous = word;
+    }
+  } finally {
+    for (const id of order) if (id >= 0) slotOf[id] = -1;
   }
+  // Counts are damped: a word said three times is not three times the evidence.
   const idx = new Int32Array(order.length);
   const val = new Float64Array(order.length);
-  let i = 0;
   let n = 0;
   let squares = 0;
-  out.forEach((count, name) => {
-    const value = Math.sqrt(count);
-    out.set(name, value);
+  for (let i = 0; i < counts.length; i++) {
+    const value = Math.sqrt(counts[i]!);
     squares += value * value;
-    const j = order[i++]!;
-    if (j < 0) return;
-    idx[n] = j;
+    const id = order[i]!;
+    if (id < 0) continue;
+    idx[n] = id;
     val[n++] = value;
-  });
-  return { text: out, part: { idx: idx.subarray(0, n), val: val.subarray(0, n), squares } };
+  }
+  return { idx: idx.subarray(0, n), val: val.subarray(0, n), squares };
+}
+
+/**
+ * Per feature space, a slot per index (-1: not seen yet), reused by every reading: textPartOn marks
+ * the indices it meets and clears them before it returns.
+ */
+const spaceSlots = new WeakMap<Map<string, number>, Int32Array>();
+
+function slotsOf(space: Map<string, number>): Int32Array {
+  let slots = spaceSlots.get(space);
+  if (!slots) {
+    let size = 0;
+    for (const index of space.values()) size = Math.max(size, index + 1);
+    slots = new Int32Array(size).fill(-1);
+    spaceSlots.set(space, slots);
+  }
+  return slots;
 }
 
 /** Per feature space, each word's names as space indices (-1: not in the space). */

@@ -9,7 +9,7 @@ import {
   fieldTied,
   meaningFeatures,
   textFeatures,
-  textFeaturesOn,
+  textPartOn,
 } from './features.ts';
 import { softmax } from './linear.ts';
 import { type TaggedToken, tagTokens } from './tagger.ts';
@@ -17,6 +17,7 @@ import { fold } from './text.ts';
 import {
   type BinaryTable,
   type Classifier,
+  type Example,
   type FusedClassifiers,
   indexPart,
   joinParts,
@@ -84,7 +85,7 @@ export interface EngineModel {
 export interface Reading {
   message: string;
   folded: string;
-  text: Map<string, number>;
+  text: TextFeatures;
   /** Features of meaning, at their own scale (features.ts). */
   meaning: Map<string, number>;
   tokens: TaggedToken[];
@@ -102,23 +103,36 @@ export interface FieldReading extends Reading {
 }
 
 /**
- * Text features already looked up in a space (readMessage and readForPath given the model's space):
- * the rows below take the part as it is instead of looking its names up again.
+ * A text's features looked up in a model's feature space (readMessage and readForPath given the
+ * space, when answering): the rows below take the part as it is. Training reads names instead.
  */
-const indexed = new WeakMap<Map<string, number>, { space: Map<string, number>; part: Part }>();
-
-/** `space`: the model's feature space, when the reading is for it (answering; training reads names). */
-function readText(message: string, folded: string, space?: Map<string, number>): Map<string, number> {
-  if (!space) return textFeatures(message, folded);
-  const { text, part } = textFeaturesOn(space, message, folded);
-  indexed.set(text, { space, part });
-  return text;
+export interface IndexedText {
+  space: Map<string, number>;
+  part: Part;
 }
 
-/** A map's part in `space`: the one readText made, else looked up. */
-function partOf(space: Map<string, number>, features: Map<string, number>): Part {
-  const found = indexed.get(features);
-  return found && found.space === space ? found.part : indexPart(space, features);
+/** A text's features by name (training), or already looked up in a space (answering). */
+export type TextFeatures = Map<string, number> | IndexedText;
+
+/** `space`: the model's feature space, when the reading is for it (answering; training reads names). */
+function readText(message: string, folded: string, space?: Map<string, number>): TextFeatures {
+  return space ? { space, part: textPartOn(space, folded) } : textFeatures(message, folded);
+}
+
+/** Features' part in `space`: looked up by name, or as read for that space. */
+function partOf(space: Map<string, number>, features: TextFeatures): Part {
+  if (features instanceof Map) return indexPart(space, features);
+  if (features.space !== space) throw new Error('text features read for another feature space');
+  return features.part;
+}
+
+/** Inputs as a training example takes them: features by name (a reading made without a space). */
+export function namedInputs(inputs: Inputs): Omit<Example, 'label'> {
+  const named = (features: TextFeatures) => {
+    if (!(features instanceof Map)) throw new Error('training reads features by name, not for a space');
+    return features;
+  };
+  return { ...inputs, scaled: inputs.scaled.map(named), plain: inputs.plain.map(named) };
 }
 
 export function readMessage(message: string, space?: Map<string, number>): Reading {
@@ -160,10 +174,10 @@ export function readForPath(text: string, space?: Map<string, number>): PathRead
  * own scale (meaning), and class-tied features. Training and answering build rows from the same inputs.
  */
 export interface Inputs {
-  scaled: Map<string, number>[];
+  scaled: TextFeatures[];
   /** Length the scaled features are normalised to: how much the words weigh against the rest. */
   length?: number;
-  plain: Map<string, number>[];
+  plain: TextFeatures[];
   tied?: Float64Array;
 }
 
@@ -193,8 +207,8 @@ export function fieldInputs(reading: FieldReading, key: FieldKey, classes: reado
 
 /** Rows built from inputs, each feature map looked up once in the model's space however many classifiers read it. */
 function rowMaker(space: Map<string, number>) {
-  const parts = new Map<Map<string, number>, Part>();
-  const part = (features: Map<string, number>) => {
+  const parts = new Map<TextFeatures, Part>();
+  const part = (features: TextFeatures) => {
     let found = parts.get(features);
     if (!found) {
       found = partOf(space, features);
@@ -275,8 +289,8 @@ const CHOICE_OF_SERVICE: Record<Service, string | null> = {
  * choice it implies, or no service and any choice).
  */
 export function predictFields(model: EngineModel, reading: FieldReading): RefineFields {
-  const sums = new Map<Map<string, number>, { squares: number; sums: Float64Array }>();
-  const read = (features: Map<string, number>) => {
+  const sums = new Map<TextFeatures, { squares: number; sums: Float64Array }>();
+  const read = (features: TextFeatures) => {
     let found = sums.get(features);
     if (!found) {
       const part = partOf(model.space, features);
@@ -285,8 +299,10 @@ export function predictFields(model: EngineModel, reading: FieldReading): Refine
     }
     return found;
   };
-  const logProbs = {} as Record<FieldKey, Map<string | null, number>>;
-  FIELD_KEYS.forEach((key, n) => {
+  // Each field's log-probability per class, in the order of its classes.
+  const logProbs = {} as Record<FieldKey, Float64Array>;
+  for (let n = 0; n < FIELD_KEYS.length; n++) {
+    const key = FIELD_KEYS[n]!;
     const clf = model.fields[key];
     const inputs = fieldInputs(reading, key, clf.classes);
     // The logits of rowOfExample's row, from each part's sums: scaled parts share one norm.
@@ -307,42 +323,48 @@ export function predictFields(model: EngineModel, reading: FieldReading): Refine
       logits[c] = z;
     }
     const probs = softmax(logits);
-    const scores = new Map<string | null, number>();
-    clf.classes.forEach((c, i) => {
-      const value = c === 'null' ? null : c;
-      const bias = value === null ? model.decisions.nullBias[key] : 0;
-      scores.set(value, Math.log(Math.max(probs[i]!, 1e-12)) + bias);
-    });
-    logProbs[key] = scores;
-  });
+    const nullBias = model.decisions.nullBias[key];
+    for (let c = 0; c < k; c++) {
+      probs[c] = Math.log(Math.max(probs[c]!, 1e-12)) + (clf.classes[c] === 'null' ? nullBias : 0);
+    }
+    logProbs[key] = probs;
+  }
+  const value = (key: FieldKey, c: number) => {
+    const name = model.fields[key].classes[c]!;
+    return name === 'null' ? null : name;
+  };
   let pair: [string | null, string | null] = [null, null];
   let pairScore = Number.NEGATIVE_INFINITY;
-  for (const [choice, choiceScore] of logProbs.initialChoice) {
-    for (const [service, serviceScore] of logProbs.service) {
+  const choices = logProbs.initialChoice;
+  const services = logProbs.service;
+  for (let i = 0; i < choices.length; i++) {
+    const choice = value('initialChoice', i);
+    for (let j = 0; j < services.length; j++) {
+      const service = value('service', j);
       if (service !== null && CHOICE_OF_SERVICE[service as Service] !== choice) continue;
-      if (choiceScore + serviceScore > pairScore + 1e-12) {
-        pairScore = choiceScore + serviceScore;
+      if (choices[i]! + services[j]! > pairScore + 1e-12) {
+        pairScore = choices[i]! + services[j]!;
         pair = [choice, service];
       }
     }
   }
+  const argmax = (key: FieldKey) => {
+    const scores = logProbs[key];
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (let c = 0; c < scores.length; c++) {
+      if (scores[c]! > bestScore + 1e-12) {
+        best = c;
+        bestScore = scores[c]!;
+      }
+    }
+    return best < 0 ? null : value(key, best);
+  };
   return {
     initialChoice: pair[0] as RefineFields['initialChoice'],
     service: pair[1] as RefineFields['service'],
-    industry: argmaxOf(logProbs.industry) as RefineFields['industry'],
-    audience: argmaxOf(logProbs.audience) as RefineFields['audience'],
-    style: argmaxOf(logProbs.style) as RefineFields['style'],
+    industry: argmax('industry') as RefineFields['industry'],
+    audience: argmax('audience') as RefineFields['audience'],
+    style: argmax('style') as RefineFields['style'],
   };
-}
-
-function argmaxOf(scores: Map<string | null, number>): string | null {
-  let best: string | null = null;
-  let bestScore = Number.NEGATIVE_INFINITY;
-  for (const [value, score] of scores) {
-    if (score > bestScore + 1e-12) {
-      best = value;
-      bestScore = score;
-    }
-  }
-  return best;
 }

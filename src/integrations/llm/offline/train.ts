@@ -8,6 +8,7 @@ import {
   FIELD_VALUES,
   type FieldReading,
   fieldInputs,
+  namedInputs,
   PATH_TIED,
   pathInputs,
   type Reading,
@@ -115,7 +116,7 @@ export function trainPathModel(recommend: RecommendExample[], params: TrainingPa
   const examples: Example[] = recommend.map((e) => {
     const facts = e.facts ?? {};
     const inputs = pathInputs(read(pathText(e.message, facts)), facts, read(e.message).wordCount);
-    return { ...inputs, label: e.path, weight: e.weight ?? 1 };
+    return { ...namedInputs(inputs), label: e.path, weight: e.weight ?? 1 };
   });
   return trainClassifier([...PATHS], examples, {
     iterations: params.iterations,
@@ -130,7 +131,7 @@ export function trainFieldModels(refine: RefineExample[], params: TrainingParame
   for (const key of FIELD_KEYS) {
     const classes = ['null', ...FIELD_VALUES[key]];
     const examples: Example[] = refine.map((e) => ({
-      ...fieldInputs(read(e.message), key, classes),
+      ...namedInputs(fieldInputs(read(e.message), key, classes)),
       label: e.fields[key] ?? 'null',
       weight: e.weight ?? 1,
     }));
