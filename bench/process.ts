@@ -41,7 +41,7 @@ export interface Started {
 export async function start(
   script: string | readonly string[],
   env: Record<string, string>,
-  options: { logFile?: string } = {},
+  options: { logFile?: string; cwd?: string } = {},
 ): Promise<Started> {
   const began = performance.now();
   const logFile = options.logFile ?? join(tmpdir(), `bench-${process.pid}-${++started}.log`);
@@ -49,6 +49,7 @@ export async function start(
   const child = spawn(process.execPath, typeof script === 'string' ? [script] : [...script], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', out, 'inherit'],
+    cwd: options.cwd,
   });
   closeSync(out);
   let exited: number | null | undefined;

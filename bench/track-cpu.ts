@@ -1,0 +1,92 @@
+/**
+ * `node bench/track-cpu.ts [--against DIR [--against-start "node src/main.ts"]] [--rounds N]`: the
+ * server's CPU time per committed `POST /api/analytics/track` at saturation (the track scenario of
+ * `npm run bench`, 50 connections, 8 s after 2 s of warm-up; user + system time of the server over
+ * the requests it answered 202). Throughput on a shared machine moves with the other tenants; CPU per
+ * request moves much less, so this is how a change to the write path is compared with the code before
+ * it: `--against` names a checkout of that code (its dependencies installed), started with its own
+ * start command, and the two are measured in alternate rounds on fresh SQLite databases.
+ */
+import { rmSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { APP, cpuMs, start, stop } from './process.ts';
+import { scenarios } from './scenarios.ts';
+
+const { values } = parseArgs({
+  options: {
+    against: { type: 'string' },
+    'against-start': { type: 'string', default: 'node src/main.ts' },
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '8' },
+  },
+});
+const track = scenarios.find((s) => s.path === '/api/analytics/track')!;
+const CONNECTIONS = 50;
+const WARM_UP_SECONDS = 2;
+
+interface Candidate {
+  name: string;
+  cwd?: string;
+  args: string[];
+}
+const candidates: Candidate[] = [{ name: 'this checkout', args: APP }];
+if (values.against) {
+  candidates.push({
+    name: values.against,
+    cwd: values.against,
+    args: values['against-start']!.split(' ').slice(1),
+  });
+}
+
+async function load(url: string, seconds: number) {
+  const result = await autocannon({
+    url: `${url}${track.path}`,
+    method: track.method,
+    body: track.body,
+    headers: { 'content-type': 'application/json', ...track.headers },
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  return { answered: result['2xx'], other: result.non2xx + result.errors };
+}
+
+const results = new Map<string, string[]>(candidates.map((c) => [c.name, []]));
+const perRequestOf = new Map<string, number[]>(candidates.map((c) => [c.name, []]));
+for (let round = 0; round < Number(values.rounds); round++) {
+  // ABBA: each candidate goes first in every other round, so neither always meets the machine second.
+  for (const candidate of round % 2 === 0 ? candidates : [...candidates].reverse()) {
+    const db = `/tmp/track-cpu-${process.pid}.db`;
+    rmSync(db, { force: true });
+    const app = await start(
+      candidate.args,
+      { DATABASE_URL: `sqlite:${db}`, ...track.env },
+      { cwd: candidate.cwd },
+    );
+    await load(app.url, WARM_UP_SECONDS);
+    const before = cpuMs(app.child.pid!);
+    const { answered, other } = await load(app.url, Number(values.duration));
+    const used = cpuMs(app.child.pid!) - before;
+    await stop(app.child);
+    rmSync(db, { force: true });
+    const perRequest = (used * 1000) / answered;
+    perRequestOf.get(candidate.name)!.push(perRequest);
+    results
+      .get(candidate.name)!
+      .push(
+        `${perRequest.toFixed(1)} µs (${(answered / Number(values.duration)).toFixed(0)} req/s${other ? `, ${other} not 2xx` : ''})`,
+      );
+    console.log(`round ${round + 1} ${candidate.name}: ${results.get(candidate.name)!.at(-1)}`);
+  }
+}
+console.log(`\nserver CPU per tracked event, ${new Date().toISOString()}`);
+for (const [name, runs] of results) console.log(`${name}: ${runs.join(', ')}`);
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+};
+const medians = candidates.map((c) => median(perRequestOf.get(c.name)!));
+console.log(`medians: ${candidates.map((c, i) => `${c.name} ${medians[i]!.toFixed(1)} µs`).join(', ')}`);
+if (medians.length === 2)
+  console.log(`this checkout / ${candidates[1]!.name}: ${(medians[0]! / medians[1]!).toFixed(2)}`);
