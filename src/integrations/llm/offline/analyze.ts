@@ -222,8 +222,13 @@ export function analyze(message: string, confirmed: { service?: Service } = {}):
     ...(path === 'Technical Review' ? [...uncertaintyHits, ...adviceHits] : []),
   ].sort((a, b) => a.start - b.start);
 
-  const totals = <T extends string>(map: Map<T, Hit[]>) =>
-    Object.fromEntries([...map].map(([key, hits]) => [key, total(hits)])) as Record<T, number>;
+  const totals = <T extends string>(map: Map<T, Hit[]>) => {
+    const out = {} as Record<T, number>;
+    map.forEach((hits, key) => {
+      out[key] = total(hits);
+    });
+    return out;
+  };
   return {
     message,
     folded,
@@ -273,19 +278,27 @@ function collect(
   negatable: boolean,
 ): Hit[] {
   const hits: Hit[] = [];
+  // Plain loops, not find/findIndex/matchAll: this runs for every cue of every message.
   const add = (start: number, end: number, w: number) => {
     if (negatable && negatedAt(folded, start)) return;
-    const overlap = hits.find((h) => start < h.end && end > h.start);
-    if (overlap) {
-      // One phrase counts once, at its strongest reading.
-      if (w > overlap.base) {
-        overlap.weight *= w / overlap.base;
-        overlap.base = w;
+    for (let h = 0; h < hits.length; h++) {
+      const overlap = hits[h]!;
+      if (start < overlap.end && end > overlap.start) {
+        // One phrase counts once, at its strongest reading.
+        if (w > overlap.base) {
+          overlap.weight *= w / overlap.base;
+          overlap.base = w;
+        }
+        return;
       }
-      return;
     }
-    let fragment = parts.findIndex((p) => start >= p.start && start < p.end);
-    if (fragment < 0) fragment = 0;
+    let fragment = 0;
+    for (let p = 0; p < parts.length; p++) {
+      if (start >= parts[p]!.start && start < parts[p]!.end) {
+        fragment = p;
+        break;
+      }
+    }
     const part = parts[fragment];
     const before = part ? folded.slice(part.start, start) : '';
     const later = LATER_CUES.test(before) ? 0.5 : 1;
@@ -298,28 +311,21 @@ function collect(
       fragment,
     });
   };
-  // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight.
+  // Heaviest cues first: a phrase matched by several cues counts once, at its strongest weight. Each
+  // cue's global regex is read with `exec` on itself (`matchAll` clones it on every call).
   for (const cue of heaviestFirst(cues)) {
     if (cue.starts && !active.has(cue)) continue;
-    for (const [start, end] of matchesOf(cue.re, folded)) add(start, end, cue.w);
+    const re = cue.re;
+    re.lastIndex = 0;
+    for (let match = re.exec(folded); match !== null; match = re.exec(folded)) {
+      const length = match[0].length;
+      if (length === 0) re.lastIndex++;
+      add(match.index, match.index + length, cue.w);
+    }
   }
   // Words of the lexicon the phrase cues did not already cover count at their word weight.
   if (words) for (const word of words) add(word.start, word.end, word.w * WORD_WEIGHT);
   return hits.sort((a, b) => a.start - b.start);
-}
-
-/**
- * [start, end] of every match of a global regex, read with `exec` on the regex itself: `matchAll`
- * clones its regex on every call, which was most of a message's analysis with hundreds of cues.
- */
-function matchesOf(re: RegExp, text: string): [number, number][] {
-  const out: [number, number][] = [];
-  re.lastIndex = 0;
-  for (let match = re.exec(text); match !== null; match = re.exec(text)) {
-    out.push([match.index, match.index + match[0].length]);
-    if (match[0].length === 0) re.lastIndex++;
-  }
-  return out;
 }
 
 const sortedCues = new WeakMap<Cue[], Cue[]>();
@@ -333,7 +339,9 @@ function heaviestFirst(cues: Cue[]): Cue[] {
 }
 
 function total(hits: Hit[]): number {
-  return hits.reduce((sum, h) => sum + h.weight, 0);
+  let sum = 0;
+  for (let i = 0; i < hits.length; i++) sum += hits[i]!.weight;
+  return sum;
 }
 
 /** The value with the highest score at or over `threshold`; ties go to `preferred`, then to the earliest mention. */

@@ -49,9 +49,11 @@ export function textFeatures(message: string, folded = fold(message)): Map<strin
 export function textPartOn(space: Map<string, number>, folded: string): Part {
   const ids = idsOfSpace(space);
   const slotOf = slotsOf(space);
-  // Each name's count in the order names first appear, and its space index (-1: not in the space).
-  const counts: number[] = [];
-  const order: number[] = [];
+  // Each name's count in the order names first appear, and its space index (-1: not in the space),
+  // in buffers every call reuses (this is not re-entered): growing arrays were most of a call's garbage.
+  let { counts, order } = textScratch;
+  let size = 0;
+  let known = 0;
   const unknown = new Map<string, number>();
   const add = (name: string, id: number, value: number) => {
     const slot = id >= 0 ? slotOf[id]! : (unknown.get(name) ?? -1);
@@ -59,10 +61,17 @@ export function textPartOn(space: Map<string, number>, folded: string): Part {
       counts[slot]! += value;
       return;
     }
-    if (id >= 0) slotOf[id] = counts.length;
-    else unknown.set(name, counts.length);
-    counts.push(value);
-    order.push(id);
+    if (size === counts.length) {
+      counts = grown(counts, new Float64Array(size * 2));
+      order = grown(order, new Int32Array(size * 2));
+      textScratch = { counts, order };
+    }
+    if (id >= 0) {
+      slotOf[id] = size;
+      known++;
+    } else unknown.set(name, size);
+    counts[size] = value;
+    order[size++] = id;
   };
   try {
     let previous = '';
@@ -80,14 +89,14 @@ export function textPartOn(space: Map<string, number>, folded: string): Part {
       previous = word;
     }
   } finally {
-    for (const id of order) if (id >= 0) slotOf[id] = -1;
+    for (let i = 0; i < size; i++) if (order[i]! >= 0) slotOf[order[i]!] = -1;
   }
   // Counts are damped: a word said three times is not three times the evidence.
-  const idx = new Int32Array(order.length);
-  const val = new Float64Array(order.length);
+  const idx = new Int32Array(known);
+  const val = new Float64Array(known);
   let n = 0;
   let squares = 0;
-  for (let i = 0; i < counts.length; i++) {
+  for (let i = 0; i < size; i++) {
     const value = Math.sqrt(counts[i]!);
     squares += value * value;
     const id = order[i]!;
@@ -95,7 +104,14 @@ export function textPartOn(space: Map<string, number>, folded: string): Part {
     idx[n] = id;
     val[n++] = value;
   }
-  return { idx: idx.subarray(0, n), val: val.subarray(0, n), squares };
+  return { idx, val, squares };
+}
+
+let textScratch = { counts: new Float64Array(1024), order: new Int32Array(1024) };
+
+function grown<T extends Float64Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /**
@@ -247,13 +263,19 @@ export function conceptFeatures(tokens: TaggedToken[], into: Map<string, number>
 /** The hand-made analysis's decisions, as features a field model may learn to trust. */
 export function analysisFeatures(a: Analysis, into: Map<string, number>): Map<string, number> {
   const add = (name: string, value: number) => into.set(name, (into.get(name) ?? 0) + value);
-  for (const [path, score] of Object.entries(a.pathScores))
+  // for…in, not Object.entries: the same keys in the same order, without an array per entry.
+  for (const path in a.pathScores) {
+    const score = a.pathScores[path as keyof typeof a.pathScores];
     if (score > 0) add(`ap:${path}`, Math.sqrt(score));
+  }
   add(`a:${a.path}`, 1.5);
   if (a.service) add(`as:${a.service}`, 1.5);
   if (a.uncertain) add('a:uncertain', 1.5);
-  for (const [key, value] of Object.entries(a.fields)) if (value) add(`af:${key}:${value}`, 1.5);
-  for (const [key, hits] of Object.entries(a.sections)) if (hits.length) add(`ah:${key}`, 1);
+  for (const key in a.fields) {
+    const value = a.fields[key as keyof typeof a.fields];
+    if (value) add(`af:${key}:${value}`, 1.5);
+  }
+  for (const key in a.sections) if (a.sections[key as keyof typeof a.sections].length) add(`ah:${key}`, 1);
   return into;
 }
 

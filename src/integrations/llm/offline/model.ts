@@ -283,13 +283,41 @@ const CHOICE_OF_SERVICE: Record<Service, string | null> = {
   'technical-advisory': 'advice',
 };
 
+/** A field model's logits from the sums of its parts (rowOfExample's row, read as parts). */
+function fieldLogits(
+  weights: Classifier['weights'],
+  offset: number,
+  scaled: readonly PartSums[],
+  plain: readonly PartSums[],
+  scale: number,
+  tied: Float64Array | undefined,
+): Float64Array {
+  const k = weights.b.length;
+  const g = weights.t.length;
+  const logits = new Float64Array(k);
+  for (let c = 0; c < k; c++) {
+    let z = weights.b[c]!;
+    for (let i = 0; i < scaled.length; i++) z += scaled[i]!.sums[offset + c]! * scale;
+    for (let i = 0; i < plain.length; i++) z += plain[i]!.sums[offset + c]!;
+    if (tied) for (let j = 0; j < g; j++) z += weights.t[j]! * tied[c * g + j]!;
+    logits[c] = z;
+  }
+  return logits;
+}
+
+/** A part's squares and its sums for every class of the fused field models. */
+interface PartSums {
+  squares: number;
+  sums: Float64Array;
+}
+
 /**
  * The five fields: each model's most likely value after the strictness bias on `null`; the initial
  * choice and the service are chosen together, among the pairs the policy allows (a service and the
  * choice it implies, or no service and any choice).
  */
 export function predictFields(model: EngineModel, reading: FieldReading): RefineFields {
-  const sums = new Map<TextFeatures, { squares: number; sums: Float64Array }>();
+  const sums = new Map<TextFeatures, PartSums>();
   const read = (features: TextFeatures) => {
     let found = sums.get(features);
     if (!found) {
@@ -311,18 +339,10 @@ export function predictFields(model: EngineModel, reading: FieldReading): Refine
     let squares = 0;
     for (const part of scaled) squares += part.squares;
     const scale = (inputs.length ?? 1) / (Math.sqrt(squares) || 1);
+    const probs = softmax(
+      fieldLogits(clf.weights, model.fused.offsets[n]!, scaled, plain, scale, inputs.tied),
+    );
     const k = clf.classes.length;
-    const offset = model.fused.offsets[n]!;
-    const logits = new Float64Array(k);
-    const g = clf.weights.t.length;
-    for (let c = 0; c < k; c++) {
-      let z = clf.weights.b[c]!;
-      for (const part of scaled) z += part.sums[offset + c]! * scale;
-      for (const part of plain) z += part.sums[offset + c]!;
-      if (inputs.tied) for (let j = 0; j < g; j++) z += clf.weights.t[j]! * inputs.tied[c * g + j]!;
-      logits[c] = z;
-    }
-    const probs = softmax(logits);
     const nullBias = model.decisions.nullBias[key];
     for (let c = 0; c < k; c++) {
       probs[c] = Math.log(Math.max(probs[c]!, 1e-12)) + (clf.classes[c] === 'null' ? nullBias : 0);

@@ -28,13 +28,13 @@ export function indexPart(space: Map<string, number>, features: Map<string, numb
   const val = new Float64Array(features.size);
   let n = 0;
   let squares = 0;
-  for (const [name, value] of features) {
+  features.forEach((value, name) => {
     squares += value * value;
     const j = space.get(name);
-    if (j === undefined) continue;
+    if (j === undefined) return;
     idx[n] = j;
     val[n++] = value;
-  }
+  });
   return { idx: idx.subarray(0, n), val: val.subarray(0, n), squares };
 }
 
