@@ -6,8 +6,8 @@
 
 /** One example: feature indices (distinct) and their values. */
 export interface SparseRow {
-  idx: number[];
-  val: number[];
+  idx: ArrayLike<number>;
+  val: ArrayLike<number>;
   /**
    * Class-tied features, `classes × tiedCount` (row-major): evidence for one class that shares its
    * weight across classes ("the sector lexicon names this value"), learnt from every class's examples.

@@ -43,18 +43,23 @@ export function joinParts(scaled: Part[], plain: Part[], tied?: Float64Array, le
   let squares = 0;
   for (const part of scaled) squares += part.squares;
   const norm = (Math.sqrt(squares) || 1) / length;
-  const idx: number[] = [];
-  const val: number[] = [];
+  // Sized once (arrays grown by push were a recommend call's largest garbage).
+  let size = 0;
+  for (const part of scaled) size += part.idx.length;
+  for (const part of plain) size += part.idx.length;
+  const idx = new Int32Array(size);
+  const val = new Float64Array(size);
+  let n = 0;
   for (const part of scaled) {
     for (let i = 0; i < part.idx.length; i++) {
-      idx.push(part.idx[i]!);
-      val.push(part.val[i]! / norm);
+      idx[n] = part.idx[i]!;
+      val[n++] = part.val[i]! / norm;
     }
   }
   for (const part of plain) {
     for (let i = 0; i < part.idx.length; i++) {
-      idx.push(part.idx[i]!);
-      val.push(part.val[i]!);
+      idx[n] = part.idx[i]!;
+      val[n++] = part.val[i]!;
     }
   }
   return tied ? { idx, val, tied } : { idx, val };
