@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_MODEL_FILE, trainedModelText } from '../../../../eval/engine-training.ts';
+import { AI_TUNING_SETS, messagesOf, readAiSet } from '../../../../eval/sets.ts';
+import { engineModel } from './engine.ts';
+import { textFeatures, textPartOn } from './features.ts';
 import { logits, softmax, trainSoftmax } from './linear.ts';
+import { namedInputs, pathInputs, pathProbabilities, readMessage } from './model.ts';
 import { locatePhrase, tagTokens } from './tagger.ts';
 import { fold } from './text.ts';
+import { indexPart } from './trained-classifier.ts';
 
 describe('the committed model', () => {
   it('is what npm run train:engine makes from the tuning sets, byte for byte', () => {
@@ -50,5 +55,28 @@ describe('section tagger', () => {
     expect(locatePhrase(tokens, 'donaciones')).toEqual([8, 8]);
     expect(locatePhrase(tokens, 'una web nueva')).toEqual([4, 6]);
     expect(locatePhrase(tokens, 'tienda online')).toBeNull();
+  });
+});
+
+describe("a message read for the model's feature space", () => {
+  const model = engineModel();
+  const messages = AI_TUNING_SETS.flatMap((name) => messagesOf(readAiSet(name))).map((m) => m.message);
+  const samples = [...messages, 'Hola hola HOLA, ¿qué tal? tienda tienda online online', '', '!!!'];
+
+  it('is, to the last bit, the names read and then looked up (what training reads)', () => {
+    for (const message of samples) {
+      const folded = fold(message);
+      expect(textPartOn(model.space, folded), message).toEqual(
+        indexPart(model.space, textFeatures(message, folded)),
+      );
+    }
+  });
+
+  it('is refused by training and by a model with another space', () => {
+    const reading = readMessage('We need an online shop for our bakery.', model.space);
+    const inputs = pathInputs(reading, {}, reading.wordCount);
+    expect(() => namedInputs(inputs)).toThrow(/by name/);
+    const other = new Map(model.space);
+    expect(() => pathProbabilities({ ...model, space: other }, inputs)).toThrow(/another feature space/);
   });
 });
