@@ -2,11 +2,14 @@
  * `node bench/analytics-write.ts [--batch B]`: server CPU per tracked event spent by the write path
  * alone (building the row and `writeBatch`: events, visitors, visits and rollups in one transaction),
  * for one visitor's page views committed B at a time (default 1, 20 and 50; group commit makes batches
- * of about that size under load). CPU time, not wall time: on a shared machine it moves less. Run it
- * in two checkouts to compare write paths.
+ * of about that size under load). CPU time, not wall time: on a shared machine it moves less. Then
+ * the pages each commit writes to SQLite's WAL (what a commit costs grows with them; a checkpoint
+ * copies them again), counted with automatic checkpoints off. Run it in two checkouts to compare
+ * write paths.
  */
-import { rmSync } from 'node:fs';
-import { openDatabase } from '../src/db/database.ts';
+import { rmSync, statSync } from 'node:fs';
+import { sql } from 'kysely';
+import { type Db, openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { TrackInput } from '../src/features/analytics/schemas.ts';
 import { writeBatch } from '../src/features/analytics/store.ts';
@@ -53,6 +56,20 @@ for (const size of batches) {
     rounds.push(((used.user + used.system) / EVENTS).toFixed(1));
   }
   console.log(`batches of ${size}: ${rounds.join(' / ')} µs CPU per event (4 rounds of ${EVENTS})`);
+  console.log(`  WAL frames per commit: ${(await walFramesPerCommit(handle.db, file, size)).toFixed(1)}`);
   await handle.close();
-  rmSync(file, { force: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** Pages written to the WAL per commit of `size` events: the WAL emptied, 200 commits, its frames counted. */
+async function walFramesPerCommit(db: Db, file: string, size: number): Promise<number> {
+  const COMMITS = 200;
+  await sql`pragma wal_autocheckpoint = 0`.execute(db);
+  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  for (let k = 0; k < COMMITS; k++) await writeBatch(db, Array.from({ length: size }, event), 0);
+  const { rows } = await sql<{ page_size: number }>`pragma page_size`.execute(db);
+  // A WAL file is a 32-byte header, then one frame per page written: a 24-byte header and the page.
+  const frames = (statSync(`${file}-wal`).size - 32) / (24 + rows[0]!.page_size);
+  await sql`pragma wal_autocheckpoint = 1000`.execute(db);
+  return frames / COMMITS;
 }

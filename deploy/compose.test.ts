@@ -6,6 +6,7 @@
  * ready and pass the image's HEALTHCHECK command.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,20 @@ describe('compose.yaml', () => {
 });
 
 describe.each(await testEngines())('the container environment on %s', (engine) => {
+  it('health-checks port 8787 when PORT is empty in .env, as the server reads it', async () => {
+    // `.env` overrides the image's PORT=8787; an empty value is unset for the server (config.ts).
+    expect(envSchema.shape.PORT.parse('')).toBe(8787);
+    const stub = createServer((request, response) => {
+      response.writeHead(request.url === READINESS_PATH ? 200 : 404).end();
+    });
+    await new Promise<void>((resolve, reject) => stub.once('error', reject).listen(8787, '127.0.0.1', resolve));
+    try {
+      expect(await runHealthcheck({ PORT: '' })).toBe(0);
+    } finally {
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  });
+
   it('starts the server, which becomes ready and passes the image health check', async () => {
     const [name] = appServices()[0]!;
     const database =
@@ -121,6 +136,11 @@ describe.each(await testEngines())('the container environment on %s', (engine) =
     try {
       const response = await fetch(`${server.url}${READINESS_PATH}`);
       expect(response.status).toBe(200);
+      // nginx must close an idle upstream connection before the app does (deploy/nginx.conf).
+      const appIdleSeconds = Number(/timeout=(\d+)/.exec(response.headers.get('keep-alive') ?? '')?.[1]);
+      const upstream = /upstream app \{[^}]*\}/.exec(read('deploy/nginx.conf'))![0];
+      const nginxIdleSeconds = Number(/keepalive_timeout (\d+)s;/.exec(upstream)?.[1]);
+      expect(nginxIdleSeconds).toBeLessThan(appIdleSeconds);
       expect(await runHealthcheck({ ...env, PORT: String(server.port) })).toBe(0);
     } finally {
       expect(await server.stop()).toBe(0);

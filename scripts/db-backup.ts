@@ -4,7 +4,7 @@
  * its own tool, pg_dump: this command says so and exits 1 without writing anything.
  */
 import { resolve } from 'node:path';
-import { loadConfigOrExit } from '../src/config.ts';
+import { loadDatabaseUrlOrExit } from '../src/config.ts';
 import { backupSqlite } from '../src/db/backup.ts';
 import { sqliteFileOf } from '../src/db/database.ts';
 
@@ -14,8 +14,8 @@ if (!target || target === '--help' || target === '-h') {
   process.exit(target ? 0 : 2);
 }
 
-const config = loadConfigOrExit();
-if (!config.databaseUrl.startsWith('sqlite:')) {
+const databaseUrl = loadDatabaseUrlOrExit();
+if (!databaseUrl.startsWith('sqlite:')) {
   console.error(
     [
       'DATABASE_URL is a PostgreSQL database: back it up with pg_dump (see the README, Operations), e.g.',
@@ -24,7 +24,7 @@ if (!config.databaseUrl.startsWith('sqlite:')) {
   );
   process.exit(1);
 }
-const source = sqliteFileOf(config.databaseUrl);
+const source = sqliteFileOf(databaseUrl);
 if (!source) {
   console.error('DATABASE_URL is sqlite::memory:, which holds nothing to back up');
   process.exit(1);

@@ -68,6 +68,21 @@ describe('npm run db:migrate', () => {
     }
   });
 
+  it("runs with the image's environment and DATABASE_URL alone (no service's settings are needed)", async () => {
+    // NODE_ENV=production makes the server require CAPTCHA_SECRET; a migration job has no use for it.
+    const env = { NODE_ENV: 'production', DATABASE_URL: 'sqlite:./production.db' };
+    expect(await run('db-migrate.ts', [], env)).toMatchObject({ code: 0, stderr: '' });
+    expect(await run('db-backup.ts', ['production-copy.db'], env)).toMatchObject({ code: 0, stderr: '' });
+    expect(tablesOf(join(folder, 'production-copy.db'))).toContain('leads');
+  });
+
+  it('refuses an invalid DATABASE_URL in one line', async () => {
+    expect(await run('db-migrate.ts', [], { DATABASE_URL: 'mysql://x' })).toMatchObject({
+      code: 1,
+      stderr: 'Configuration error: DATABASE_URL must be sqlite:<path>, sqlite::memory: or a valid postgres:// URL\n',
+    });
+  });
+
   it('exits 1 with one line when the database cannot be reached', async () => {
     const result = await run('db-migrate.ts', [], { DATABASE_URL: 'postgres://app:secret@127.0.0.1:1/app' });
     expect(result.code).toBe(1);

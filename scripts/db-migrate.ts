@@ -4,12 +4,12 @@
  * could not be reached. For a deploy that migrates before rolling out; instances still migrate at
  * start-up (under the same lock), and then find nothing to do.
  */
-import { loadConfigOrExit } from '../src/config.ts';
+import { loadDatabaseUrlOrExit } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 
-const config = loadConfigOrExit();
-const database = openDatabase(config.databaseUrl, { poolSize: 1 });
+const databaseUrl = loadDatabaseUrlOrExit();
+const database = openDatabase(databaseUrl, { poolSize: 1 });
 try {
   const applied = await migrateToLatest(database.db);
   console.log(

@@ -276,7 +276,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'unset: `hostname` and `pid`',
   ],
   OTEL_EXPORTER_OTLP_ENDPOINT: [
-    'OpenTelemetry collector (OTLP/HTTP, JSON): spans of requests, jobs and outbound calls go to `<endpoint>/v1/traces`',
+    'OpenTelemetry collector (OTLP/HTTP, JSON): spans of requests, jobs and outbound calls go to `<endpoint>/v1/traces`; the SDK also reads `OTEL_EXPORTER_OTLP_HEADERS` (the collector\'s credentials, `key=value,…`)',
     'unset: nothing exported',
   ],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
@@ -425,6 +425,21 @@ export function loadConfigOrExit(): Config {
     }
     throw error;
   }
+}
+
+/**
+ * The database URL alone (DATABASE_URL, `.env` read too), for the database commands (`npm run
+ * db:migrate`, `db:backup`): a migration job run with the image's environment (NODE_ENV=production)
+ * needs no CAPTCHA secret or any other service's setting. Exits 1 with one line when it is invalid.
+ */
+export function loadDatabaseUrlOrExit(): string {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const parsed = envSchema.pick({ DATABASE_URL: true }).safeParse(process.env);
+  if (!parsed.success) {
+    console.error(`Configuration error: DATABASE_URL ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+    process.exit(1);
+  }
+  return parsed.data.DATABASE_URL;
 }
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../src/http/limits.ts';
 import type { OpenApiDocument } from '../src/http/openapi-document.ts';
 import { createTestApp, type TestContext } from './support/test-app.ts';
 
@@ -187,6 +188,41 @@ describe('/openapi.json for client generators', () => {
         };
         expect(response.headers, `${name} ${status}`).toMatchObject(expected);
       }
+    }
+  });
+
+  it('lists the errors every operation can answer: 500, the database outage 503, 413 for a JSON body', () => {
+    const databaseFree = [
+      'GET /',
+      'GET /health',
+      'GET /api/seo/health',
+      'GET /api/analytics/script.js',
+      'GET /admin/leads',
+    ];
+    for (const { name, operation } of operations) {
+      const statuses = Object.keys(operation.responses);
+      expect(statuses, name).toContain('500');
+      if (!databaseFree.includes(name)) expect(statuses, name).toContain('503');
+      if (/^(POST|PUT|PATCH|DELETE) /.test(name) && !name.includes(' /api/ai/')) {
+        expect(statuses, name).toContain('413');
+      }
+    }
+  });
+
+  it('documents the status of an oversized body on every operation that takes one', async () => {
+    const body = JSON.stringify({ padding: 'x'.repeat(LIMITS.jsonBodyBytes) });
+    for (const { name, operation } of operations) {
+      const [method, path] = name.split(' ') as [string, string];
+      if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) continue;
+      const response = await ctx.app.request(path.replace(/\{[^}]+\}/g, 'x'), {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      await response.arrayBuffer();
+      expect(Object.keys(operation.responses), `${name} answered ${response.status}`).toContain(
+        String(response.status),
+      );
     }
   });
 

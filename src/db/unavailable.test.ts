@@ -32,6 +32,12 @@ describe('isDatabaseUnavailable', () => {
       pgError('57P01', 'terminating connection due to administrator command'),
       pgError('57P03', 'the database system is starting up'),
       pgError('08006'),
+      pgError('55000', 'database "app" is not currently accepting connections'),
+      pgError('3D000', 'database "app" does not exist'),
+      Object.assign(new Error('attempt to write a readonly database'), {
+        code: 'ERR_SQLITE_ERROR',
+        errcode: 1032, // SQLITE_READONLY_DBMOVED: the file was moved or deleted under the connection
+      }),
       pgError('ECONNREFUSED'),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),

@@ -19,9 +19,12 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 /**
  * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01–57P03 (admin or crash shutdown, cannot
  * connect now: a restart or failover), 53300 (too many connections), 25006 (read-only transaction: a
- * failover's old primary, now a standby).
+ * failover's old primary, now a standby), and what a connection is refused with while the database
+ * is closed to connections (55000, `ALTER DATABASE … ALLOW_CONNECTIONS false` during maintenance) or
+ * not there (3D000, dropped or not yet restored). The service's queries use nothing else that raises
+ * 55000 (a sequence's currval, a replication slot).
  */
-const POSTGRES_STATES = /^(08...|57P0[123]|53300|25006)$/;
+const POSTGRES_STATES = /^(08...|57P0[123]|53300|25006|55000|3D000)$/;
 
 /** Socket errors on the way to the server. */
 const SOCKET_CODES = new Set([
@@ -42,8 +45,11 @@ const PG_CONNECTION_MESSAGES = [
   'Client was closed and is not queryable',
 ];
 
-/** SQLite primary result codes: BUSY, LOCKED, IOERR, CANTOPEN, NOTADB. */
-const SQLITE_CODES = new Set([5, 6, 10, 14, 26]);
+/**
+ * SQLite primary result codes: BUSY, LOCKED, READONLY (a file that cannot be written, or was moved or
+ * deleted under the open connection: READONLY_DBMOVED), IOERR, CANTOPEN, NOTADB.
+ */
+const SQLITE_CODES = new Set([5, 6, 8, 10, 14, 26]);
 
 function matches(error: Error & { code?: unknown; errcode?: unknown }): boolean {
   const { code } = error;

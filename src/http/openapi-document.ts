@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AppEnv } from './env.ts';
+import { LIMITS } from './limits.ts';
 
 export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
 
@@ -57,11 +58,51 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicBaseUrl: st
   document.components = { ...document.components, headers: { ...document.components?.headers, ...HEADERS } };
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const method of METHODS) {
-      for (const [status, response] of Object.entries(pathItem[method]?.responses ?? {})) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      addSharedErrors(operation, method);
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if ('$ref' in response) continue;
         response.headers = { ...sharedHeaders(status), ...response.headers };
       }
     }
   }
   return document;
+}
+
+type Operation = NonNullable<NonNullable<OpenApiDocument['paths']>[string]['get']>;
+
+/** The methods whose JSON body the edge limits (app.ts): too large is 413 before any route runs. */
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * The errors any operation can answer besides its own, which its route does not list: 500 (an
+ * unexpected failure, logged with the request id); 503 with Retry-After while the database is briefly
+ * unavailable (app.ts's error handler), unless the route declares `'x-database': false` (it never
+ * touches it); 413 for a JSON body over the edge's limit. Each in the operation's own error envelope
+ * (the schema of its other errors: AiError under /api/ai/, else ErrorEnvelope), where it uses one.
+ * The AI routes answer an oversized body with their own 400 (ai-api.md), so they get no 413.
+ */
+function addSharedErrors(operation: Operation, method: string): void {
+  const responses = operation.responses ?? {};
+  const ownError = Object.entries(responses).find(
+    ([status, r]) => Number(status) >= 400 && !('$ref' in r) && r.content?.['application/json'],
+  )?.[1] as { content: { 'application/json': { schema: unknown } } } | undefined;
+  const schema = ownError?.content['application/json'].schema ?? {
+    $ref: '#/components/schemas/ErrorEnvelope',
+  };
+  const backendEnvelope =
+    JSON.stringify(schema) === JSON.stringify({ $ref: '#/components/schemas/ErrorEnvelope' });
+  const error = (description: string) => ({ description, content: { 'application/json': { schema } } });
+  const added: Record<string, ReturnType<typeof error>> = {};
+  if (BODY_METHODS.has(method) && backendEnvelope && !responses['413']) {
+    added['413'] = error(`PAYLOAD_TOO_LARGE: the JSON body is over ${LIMITS.jsonBodyBytes} bytes`);
+  }
+  if (operation['x-database'] !== false && !responses['503']) {
+    added['503'] = error(
+      'The database is briefly unavailable (a restart, a failover): try again after Retry-After',
+    );
+  }
+  if (!responses['500']) added['500'] = error('An unexpected failure, logged with the request id');
+  operation.responses = { ...responses, ...added } as typeof responses;
 }

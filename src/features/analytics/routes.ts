@@ -123,6 +123,8 @@ const scriptRoute = createRoute({
   method: 'get',
   path: SCRIPT_PATH,
   operationId: 'getAnalyticsScript',
+  // It never touches the database: no 503 for a database outage (openapi-document.ts).
+  'x-database': false,
   tags: ['Analytics'],
   security: [],
   summary: 'The first-party tracker script',

@@ -20,6 +20,8 @@ const rootRoute = createRoute({
   method: 'get',
   path: '/',
   operationId: 'getServiceInfo',
+  // It never touches the database: no 503 for a database outage (openapi-document.ts).
+  'x-database': false,
   tags: ['Health'],
   security: [],
   summary: 'API name, version and the current time',
@@ -32,6 +34,8 @@ const healthRoute = createRoute({
   method: 'get',
   path: '/health',
   operationId: 'getHealth',
+  // It never touches the database: no 503 for a database outage (openapi-document.ts).
+  'x-database': false,
   tags: ['Health'],
   security: [],
   summary: 'Liveness check',

@@ -49,6 +49,8 @@ const healthRoute = createRoute({
   method: 'get',
   path: '/api/seo/health',
   operationId: 'getSeoHealth',
+  // It never touches the database: no 503 for a database outage (openapi-document.ts).
+  'x-database': false,
   tags: ['SEO'],
   security: [],
   summary: 'SEO analysis health',
