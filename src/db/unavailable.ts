@@ -46,8 +46,9 @@ const PG_CONNECTION_MESSAGES = [
 ];
 
 /**
- * SQLite primary result codes: BUSY, LOCKED, READONLY (a file that cannot be written, or was moved or
- * deleted under the open connection: READONLY_DBMOVED), IOERR, CANTOPEN, NOTADB.
+ * SQLite primary result codes: BUSY, LOCKED, READONLY (a file that cannot be written; also
+ * READONLY_DBMOVED, when SQLite notices the file was moved or deleted under the connection), IOERR,
+ * CANTOPEN, NOTADB.
  */
 const SQLITE_CODES = new Set([5, 6, 8, 10, 14, 26]);
 
