@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { notModified } from '../../http/conditional.ts';
 import { ApiError } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { requireHeaderSecret } from '../../http/secrets.ts';
@@ -72,7 +73,7 @@ export function adminRoutes() {
     const file = files.get(c.req.param('file'));
     if (!file || file === shell) throw new ApiError('NOT_FOUND', `No route matches ${c.req.path}.`);
     const headers = { 'Content-Type': file.contentType, ETag: file.etag, 'Cache-Control': 'no-cache' };
-    if (c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
+    if (notModified(c.req.raw, file.etag)) return c.body(null, 304, headers);
     return c.body(file.body, 200, headers);
   });
 

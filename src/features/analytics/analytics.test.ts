@@ -338,6 +338,10 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     // A real day of any year, years under 100 included (Date.UTC would read 0001 as 1901).
     const ancient = await fetch(`${server.url}/api/analytics/stats?from=0001-01-01&to=0001-01-31`);
     expect(ancient.status).toBe(200);
+    // The last month of year 9999 too (its next month has no YYYY-MM name: once a 500).
+    for (const query of ['to=9999-12-31', 'from=9999-11-15&to=9999-12-31', 'from=9999-12-30&to=9999-12-31']) {
+      expect((await fetch(`${server.url}/api/analytics/stats?${query}`)).status, query).toBe(200);
+    }
     const iso = await stats(server, '?from=2026-01-01T23:30:00-02:00&to=2026-01-05');
     expect(iso.range).toEqual({ from: '2026-01-02', to: '2026-01-05' });
     expect(iso.timeseries.map((d) => d.date)).toEqual([

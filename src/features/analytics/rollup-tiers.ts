@@ -40,7 +40,10 @@ export function tierPlan(range: StatsRange): TierPlan {
   const plus: StatsRange[] = [];
   const minus: StatsRange[] = [];
   const whole: string[] = [];
-  for (let month = range.from.slice(0, 7); month <= range.to.slice(0, 7); ) {
+  // Months counted as numbers (year × 12 + month): the month after 9999-12 has no `YYYY-MM` name.
+  const monthIndex = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
+  for (let index = monthIndex(range.from); index <= monthIndex(range.to); index++) {
+    const month = `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
     const { first, last } = monthBounds(month);
     // Days as text (YYYY-MM-DD order is day order); Math.max/min would make numbers of them.
     // biome-ignore lint/complexity/useMathMinMax: strings
@@ -56,7 +59,6 @@ export function tierPlan(range: StatsRange): TierPlan {
       if (from > first) minus.push({ from: first, to: shift(from, -1) });
       if (to < last) minus.push({ from: shift(to, 1), to: last });
     }
-    month = shift(last, 1).slice(0, 7);
   }
   // The months read whole are contiguous: every month but the first and the last is whole.
   const months = whole.length > 0 ? { from: whole[0]!, to: whole[whole.length - 1]! } : null;

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { readCappedBody } from '../../http/capped-body.ts';
 import { clientOrigin, limitKey } from '../../http/client-ip.ts';
+import { notModified } from '../../http/conditional.ts';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
 import { createRouter } from '../../http/openapi.ts';
@@ -233,7 +234,7 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
   router.get(SCRIPT_PATH, (c) => {
     const { body, etag } = trackerScript();
     const headers = { ...SCRIPT_HEADERS, ETag: etag };
-    if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
+    if (notModified(c.req.raw, etag)) return c.body(null, 304, headers);
     return c.body(body, 200, headers);
   });
 

@@ -4,6 +4,7 @@
   const api = me?.getAttribute('data-api') || new URL('/api/analytics/track', me?.src || location.href).href;
   const landingReferrer = d.referrer || null;
   let page = null;
+  let path = null;
   let shownAt = 0;
   let visibleMs = 0;
 
@@ -38,8 +39,11 @@
     visibleMs = 0;
   }
 
+  // A page view when the path changes, as Plausible counts them: an anchor (`#pricing`) or a query
+  // changed in place is the same page.
   function pageview() {
-    if (page === location.href) return;
+    if (path === location.pathname) return;
+    path = location.pathname;
     engagement();
     const referrer = page || landingReferrer;
     page = location.href;
@@ -90,6 +94,7 @@
   const queued = w.agencyAnalytics?.q || [];
   w.agencyAnalytics = track;
   track.context = context;
-  for (const args of queued) track(...args);
+  // The page view first: a visit takes its source from its first event, and only it carries the referrer.
   pageview();
+  for (const args of queued) track(...args);
 })(window, document, history);
