@@ -138,6 +138,43 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
     expect(stored).toEqual([{ properties: '{"form":"contact"}', page: '/contact' }]);
   });
 
+  it("a contact form's native post with the tracker's hidden field is a conversion; spam is none", async () => {
+    const before = await stats();
+    const form = (message: string, extra: Record<string, string> = {}) =>
+      app.app.request('/api/contact', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'text/html',
+          ...client('198.51.100.23', CHROME),
+        },
+        body: new URLSearchParams({
+          name: 'Ana García',
+          email: 'ana.form@example.com',
+          subject: 'A new booking site',
+          message,
+          analyticsContext: JSON.stringify({
+            url: 'https://agency.example/contact-us?utm_campaign=winter',
+            referrer: 'https://duckduckgo.com/',
+          }),
+          ...extra,
+        }).toString(),
+      });
+    const genuine = await form(
+      'We would like a new website for our hotel, with online booking and a gallery. Budget approved.',
+    );
+    expect(genuine.status).toBe(200);
+    const report = await stats();
+    expect(report.conversions).toBe(before.conversions + 1);
+    expect(report.conversionsBy.byCampaign).toContainEqual(
+      expect.objectContaining({ utmCampaign: 'winter', conversions: 1 }),
+    );
+    // The honeypot filled in: stored as spam, so no conversion.
+    const spam = await form('We would like a new website for our hotel.', { _gotcha: 'bot' });
+    expect(spam.status).toBe(200);
+    expect((await stats()).conversions).toBe(before.conversions + 1);
+  });
+
   it('no context, a malformed one, or a bot: the form succeeds and no conversion is recorded', async () => {
     const before = (await stats()).conversions;
     expect((await postLead(app, submission(), { headers: { 'user-agent': CHROME } })).status).toBe(200);

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { clientOrigin } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -13,6 +14,7 @@ import {
 import { rateLimiter } from '../../http/rate-limit.ts';
 import { RATE_LIMIT_HEADER } from '../../http/rate-limit-fields.ts';
 import { describeZodError } from '../../text/validation-message.ts';
+import type { ConversionRecorder } from '../analytics/port.ts';
 import { normalizeLanguage } from '../support/port.ts';
 import { readContactFields } from './form-body.ts';
 import {
@@ -119,7 +121,8 @@ const listRoute = createRoute({
   },
 });
 
-export function contactRoutes() {
+/** Analytics: a genuine message sent from a page carrying the tracker is a `lead` conversion. */
+export function contactRoutes(conversions: ConversionRecorder) {
   const router = createRouter();
   router.openAPIRegistry.registerPath(submitDoc);
   router.post(CONTACT_PATH, async (c) => {
@@ -146,6 +149,19 @@ export function contactRoutes() {
           language,
         },
       );
+      // A genuine message (classified `new`: not spam, not a vendor) from a tracked page is a `lead`
+      // conversion of that visit; the context comes as an object (JSON) or JSON text (the hidden field).
+      if (row.status === 'new') {
+        await conversions.record(
+          body.analyticsContext,
+          {
+            origin: clientOrigin(c, c.env.deps.config.trustProxy),
+            userAgent: c.req.header('user-agent') ?? '',
+          },
+          'contact',
+          c.env.logger,
+        );
+      }
       if (!page) {
         return c.json(
           { success: true as const, id: row.id, createdAt: new Date(row.created_at).toISOString() },

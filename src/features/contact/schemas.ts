@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../http/limits.ts';
 import { wholeNumberParam } from '../../http/schemas.ts';
+import { AnalyticsContext } from '../analytics/port.ts';
 import { HONEYPOT_FIELD, CONTACT_LIMITS as L } from './limits.ts';
 
 const text = (max: number, description: string, example: string) =>
@@ -37,6 +38,7 @@ export const ContactBody = z
           `thank-you page. JSON answers ignore it once checked (at most ${L.redirectLength} characters).`,
         example: 'https://agency.example/contact/thanks',
       }),
+    analyticsContext: AnalyticsContext,
     [HONEYPOT_FIELD]: z
       .string()
       .nullish()
