@@ -6,8 +6,8 @@
  * ready and pass the image's HEALTHCHECK command.
  */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -116,7 +116,9 @@ describe.each(await testEngines())('the container environment on %s', (engine) =
     const stub = createServer((request, response) => {
       response.writeHead(request.url === READINESS_PATH ? 200 : 404).end();
     });
-    await new Promise<void>((resolve, reject) => stub.once('error', reject).listen(8787, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) =>
+      stub.once('error', reject).listen(8787, '127.0.0.1', resolve),
+    );
     try {
       expect(await runHealthcheck({ PORT: '' })).toBe(0);
     } finally {

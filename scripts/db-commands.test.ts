@@ -79,7 +79,8 @@ describe('npm run db:migrate', () => {
   it('refuses an invalid DATABASE_URL in one line', async () => {
     expect(await run('db-migrate.ts', [], { DATABASE_URL: 'mysql://x' })).toMatchObject({
       code: 1,
-      stderr: 'Configuration error: DATABASE_URL must be sqlite:<path>, sqlite::memory: or a valid postgres:// URL\n',
+      stderr:
+        'Configuration error: DATABASE_URL must be sqlite:<path>, sqlite::memory: or a valid postgres:// URL\n',
     });
   });
 

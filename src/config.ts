@@ -276,7 +276,7 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'unset: `hostname` and `pid`',
   ],
   OTEL_EXPORTER_OTLP_ENDPOINT: [
-    'OpenTelemetry collector (OTLP/HTTP, JSON): spans of requests, jobs and outbound calls go to `<endpoint>/v1/traces`; the SDK also reads `OTEL_EXPORTER_OTLP_HEADERS` (the collector\'s credentials, `key=value,…`)',
+    "OpenTelemetry collector (OTLP/HTTP, JSON): spans of requests, jobs and outbound calls go to `<endpoint>/v1/traces`; the SDK also reads `OTEL_EXPORTER_OTLP_HEADERS` (the collector's credentials, `key=value,…`)",
     'unset: nothing exported',
   ],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],

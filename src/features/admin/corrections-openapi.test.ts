@@ -36,7 +36,16 @@ describe('classification corrections in the API description', () => {
       ).toMatchObject({
         enum: ['lead', 'spam', 'vendor'],
       });
-      expect(Object.keys(post?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '413', '415', '500', '503']);
+      expect(Object.keys(post?.responses ?? {}).sort()).toEqual([
+        '200',
+        '400',
+        '401',
+        '404',
+        '413',
+        '415',
+        '500',
+        '503',
+      ]);
       for (const words of ['at most once', 'durable queue', 'changed: false', 'cancelled', 'decline']) {
         expect(post?.description).toContain(words);
       }
