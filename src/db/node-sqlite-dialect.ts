@@ -59,6 +59,9 @@ export function openSqlite(path: string): DatabaseSync {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
+  // Deleted rows are overwritten with zeros, not left readable in free space: an erased person's
+  // data must not stay in the file or in a backup of it (src/db/erased-content.ts).
+  db.exec('PRAGMA secure_delete = ON');
   // SQLite's own lower() folds ASCII only ("ÁLVARO" stays "Álvaro"); PostgreSQL's folds every letter.
   // JavaScript's folding makes case-insensitive matches agree on both engines.
   db.function('lower', { deterministic: true }, (value) => {

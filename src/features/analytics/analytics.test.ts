@@ -386,6 +386,36 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       expect((await fetch(`${server.url}/api/analytics/events?${query}`)).status, query).toBe(400);
     }
   });
+
+  it('stores no e-mail address or phone number a site put in a page, title, referrer, name or property', async () => {
+    const sent = {
+      type: 'signup ana.pii@example.com',
+      page: 'https://agency.example/account/ana.pii@example.com?x=1',
+      referrer: 'https://mail.example/inbox/ana.pii%40example.com',
+      title: 'Welcome Ana (+34 611 222 333)',
+      properties: { email: 'ana.pii@example.com', phone: '+34 611 222 333', plan: 'pro', n: 2 },
+      sessionId: 'ana.pii@example.com',
+    };
+    const res = await track(server, JSON.stringify(sent), { 'Content-Type': 'text/plain' });
+    expect(res.status).toBe(202);
+    const events = (await (await fetch(`${server.url}/api/analytics/events?limit=1`)).json()) as {
+      events: Record<string, unknown>[];
+    };
+    expect(events.events[0]).toMatchObject({
+      type: 'signup [email]',
+      page: '/account/[email]',
+      referrer: 'https://mail.example/inbox/[email]',
+      title: 'Welcome Ana ([phone])',
+      properties: { email: '[email]', phone: '[phone]', plan: 'pro', n: 2 },
+    });
+    const everything = JSON.stringify([
+      events,
+      await stats(server, '?limit=100'),
+      await (await fetch(`${server.url}/api/analytics/events?limit=100`)).text(),
+    ]);
+    for (const needle of ['ana.pii', '611 222 333']) expect(everything).not.toContain(needle);
+    expect(everything).toContain('/account/[email]');
+  });
 });
 
 describe('analytics behind Cloudflare (TRUST_PROXY=cloudflare)', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maskContactDetails, maskContactDetailsIn } from '../../text/contact-details.ts';
 import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
@@ -314,8 +315,22 @@ export function utcDay(ms: number): string {
   return lastDay.day;
 }
 
+/** A value that may hold an e-mail address or a phone number: `@`, its percent-encoding, `+`. */
+const CONTACT_SIGN = /@|%40|\+/;
+
+/** The properties as stored: JSON, every string value with its contact details masked. */
+function propertiesText(properties: Record<string, unknown>): string {
+  const text = JSON.stringify(properties);
+  if (!CONTACT_SIGN.test(text)) return text;
+  return JSON.stringify(properties, (_key, value: unknown) =>
+    typeof value === 'string' ? maskContactDetails(value) : value,
+  );
+}
+
 /**
- * The stored event and what it does to its visit. UTM tags are read from the page URL's query
+ * The stored event and what it does to its visit. Nothing in it names anybody: e-mail addresses and
+ * phone numbers a site put in a page, title, referrer, event name or property are masked
+ * (src/text/contact-details.ts). UTM tags are read from the page URL's query
  * string before it is dropped; the source from them or the referrer (sources.ts). An engagement
  * event is no event of its own: it adds time on page to its visit.
  */
@@ -326,13 +341,13 @@ export function buildEventRow(input: TrackInput, ctx: TrackContext): TrackedEven
   const utm = page.search === '' ? NO_UTM : utmOf(page.search);
   const row: AnalyticsEventRow = {
     id: uuidv7(ctx.now),
-    type: input.type,
-    page: page.path,
-    referrer: ref.referrer,
+    type: maskContactDetails(input.type),
+    page: maskContactDetails(page.path),
+    referrer: maskContactDetailsIn(ref.referrer),
     referrer_host: ref.host,
-    title: input.title,
-    properties: input.properties ? JSON.stringify(input.properties) : null,
-    session_id: input.sessionId,
+    title: maskContactDetailsIn(input.title),
+    properties: input.properties ? propertiesText(input.properties) : null,
+    session_id: maskContactDetailsIn(input.sessionId),
     country: ctx.country,
     visitor_hash: ctx.visitorHash,
     day: utcDay(ctx.now),

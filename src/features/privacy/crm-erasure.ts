@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
+import { flushErasedContent } from '../../db/erased-content.ts';
 import { type CrmClient, type CrmErasureResult, CrmError } from '../../integrations/crm/crm.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
 import { namedQueue, PermanentJobError, type QueueDefinition, type QueueWorker } from '../../queue/worker.ts';
@@ -41,6 +42,18 @@ export const crmErasureQueue = (jobs: JobQueue) =>
 export const crmErasureKey = (erasureId: string) => `${erasureId}:crm-erasure`;
 
 /**
+ * What an erasure deleted made to leave the database file (src/db/erased-content.ts). The erasure
+ * has committed: a failure here is logged and the next checkpoint does the same.
+ */
+export async function flushErased(deps: Pick<CrmErasureDeps, 'db' | 'logger'>): Promise<void> {
+  try {
+    await flushErasedContent(deps.db);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'erased data not flushed from the database file yet');
+  }
+}
+
+/**
  * One attempt; throws the CRM's error. Does nothing once the erasure is done. The in-request run
  * (`final: false`) records what it deleted and keeps the address; the queue's run (`final: true`, at
  * least CRM_ERASURE.safetyNetDelayMs later) searches again, adds what it found and only then lets the
@@ -68,6 +81,8 @@ async function eraseOnce(
   if (final) await finishCrmErasure(deps.db, erasureId, deleted);
   else await recordCrmErasureRun(deps.db, erasureId, deleted);
   await setAuditCrm(deps.db, erasureId, 'erased', deleted);
+  // The address kept for the CRM is gone from the row: from the file too.
+  if (final) await flushErased(deps);
   return deleted;
 }
 

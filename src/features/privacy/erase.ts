@@ -15,6 +15,7 @@ import {
   crmErasureKey,
   crmErasureQueue,
   eraseFromCrmInline,
+  flushErased,
 } from './crm-erasure.ts';
 import { CRM_ERASURE } from './limits.ts';
 import { insertAudit, insertCrmErasure, type KnownCrmObjects } from './store.ts';
@@ -108,6 +109,7 @@ export async function erasePersonalData(
     }
     return erased;
   });
+  await flushErased(deps);
   deps.logger.info({ auditId, counts, crm: options.crm }, 'personal data erased');
   if (!options.crm) {
     return {

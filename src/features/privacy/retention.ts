@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type Db, withTransaction } from '../../db/database.ts';
+import { flushErasedContent } from '../../db/erased-content.ts';
 import {
   findPersonalData,
   type PersonalDataPart,
@@ -54,6 +55,7 @@ export async function sweepExpired(
       if (found < RETENTION.batchSize) break;
     }
   }
+  if (deleted > 0) await flushErasedContent(db);
   return deleted;
 }
 
