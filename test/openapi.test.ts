@@ -173,15 +173,18 @@ describe('/openapi.json for client generators', () => {
     expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['ErrorEnvelope', 'AiError']));
   });
 
-  it('describes X-Request-Id on every response and Retry-After on every 429 and 503', () => {
-    // Routes may describe more headers of their own (the rate-limit ones); these two are everyone's.
+  it('describes X-Request-Id on every response, Retry-After on every 429 and 503, Cache-Control on the AI routes', () => {
+    // Routes may describe more headers of their own (the rate-limit ones); these are everyone's.
     expect(Object.keys(document.components?.headers ?? {})).toEqual(
-      expect.arrayContaining(['X-Request-Id', 'Retry-After']),
+      expect.arrayContaining(['X-Request-Id', 'Retry-After', 'Cache-Control']),
     );
     for (const { name, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses)) {
         const expected = {
           'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+          ...(name.includes(' /api/ai/')
+            ? { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } }
+            : {}),
           ...(status === '429' || status === '503'
             ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
             : {}),

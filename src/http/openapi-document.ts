@@ -22,17 +22,25 @@ const HEADERS = {
       'unavailable (a 503 for an unconfigured service has none).',
     schema: { type: 'integer', minimum: 0 },
   },
+  'Cache-Control': {
+    description: 'On every answer of the AI routes (`/api/ai/*`, ai-api.md): never stored by a cache.',
+    required: true,
+    schema: { type: 'string', const: 'no-store' },
+  },
 } as const;
 
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 /** The shared headers of a response with this status; a route's own headers are kept beside them. */
-function sharedHeaders(status: string) {
+function sharedHeaders(path: string, status: string) {
   return {
     'X-Request-Id': ref('X-Request-Id'),
+    ...(path.startsWith(AI_PREFIX) ? { 'Cache-Control': ref('Cache-Control') } : {}),
     ...(status === '429' || status === '503' ? { 'Retry-After': ref('Retry-After') } : {}),
   };
 }
+
+const AI_PREFIX = '/api/ai/';
 
 /**
  * `/openapi.json`: the routes' own definitions (operation ids, security, schemas: each in its
@@ -56,14 +64,14 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicBaseUrl: st
     servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' }],
   });
   document.components = { ...document.components, headers: { ...document.components?.headers, ...HEADERS } };
-  for (const pathItem of Object.values(document.paths ?? {})) {
+  for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = pathItem[method];
       if (!operation) continue;
       addSharedErrors(operation, method);
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if ('$ref' in response) continue;
-        response.headers = { ...sharedHeaders(status), ...response.headers };
+        response.headers = { ...sharedHeaders(path, status), ...response.headers };
       }
     }
   }

@@ -259,6 +259,14 @@ describe('request validation (400 invalid_request)', () => {
   ])('search-test: %s', async (_label, path) => {
     await expectAiError(await offline.app.request(path), 400, 'invalid_request');
   });
+
+  it('search-test: the document says q is required, as the route answers', async () => {
+    const document = (await (await offline.app.request('/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; in: string; required?: boolean }[] } }>;
+    };
+    const q = document.paths['/api/ai/search-test']!.get.parameters.find((p) => p.name === 'q');
+    expect(q).toMatchObject({ in: 'query', required: true });
+  });
 });
 
 describe('answers are well-formed text: a cut never splits an emoji in two', () => {

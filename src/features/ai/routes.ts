@@ -193,7 +193,7 @@ export function aiRoutes() {
       return c.json(result, 200);
     })
     .openapi(searchRoute, async (c) => {
-      const query = sliceWhole((c.req.valid('query').q ?? '').trim(), AI_LIMITS.queryMax).trim();
+      const query = sliceWhole(c.req.valid('query').q.trim(), AI_LIMITS.queryMax).trim();
       if (query === '') throw new ApiError('VALIDATION_ERROR', 'q is required and must not be empty.');
       await searchRate(c);
       return c.json(await searchTest(query, c.env.deps.search), 200);

@@ -107,13 +107,10 @@ export const RecommendRequestSchema = z
 export const RefineRequestSchema = z.object({ message, locale }).openapi('RefineRequest');
 
 export const SearchQuerySchema = z.object({
-  q: z
-    .string()
-    .optional()
-    .openapi({
-      description: `The query; trimmed and cut to ${L.queryMax} characters. Required.`,
-      example: 'mvp launch',
-    }),
+  q: z.string().openapi({
+    description: `The query; trimmed and cut to ${L.queryMax} characters; empty or blank → 400.`,
+    example: 'mvp launch',
+  }),
 });
 
 const PlanSchema = z
