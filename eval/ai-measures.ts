@@ -79,6 +79,8 @@ export function reportRecommend(outcomes: RecommendOutcome[], verbose: boolean):
   let untraceableAnswers = 0;
   let untraceableSignals = 0;
   let verbNeeds = 0;
+  let withFields = 0;
+  let askedGivenFields = 0;
   const byTag = new Map<string, [number, number]>();
   const examples: string[] = [];
   for (const { item, answer } of outcomes) {
@@ -98,6 +100,18 @@ export function reportRecommend(outcomes: RecommendOutcome[], verbose: boolean):
       untraceableAnswers++;
       untraceableSignals += bad.length;
       if (verbose) examples.push(`  untraceable ${item.id}: ${bad.join(' | ')}`);
+    }
+    if (item.fields) {
+      withFields++;
+      const given = ['goal', 'industry', 'audience', 'features'].filter((k) => {
+        const v = item.fields?.[k];
+        return Array.isArray(v) ? v.length > 0 : Boolean(v);
+      });
+      const askedGiven = [...dimensionsAsked(answer.missingInformation)].filter((d) => given.includes(d));
+      if (askedGiven.length) {
+        askedGivenFields++;
+        if (verbose) examples.push(`  asks for a wizard answer ${item.id}: ${askedGiven.join(', ')}`);
+      }
     }
     const verbs = answer.detectedNeeds.filter(isSingleVerb);
     verbNeeds += verbs.length;
@@ -135,6 +149,11 @@ export function reportRecommend(outcomes: RecommendOutcome[], verbose: boolean):
     `    signals not traceable        ${untraceableAnswers} answers (${untraceableSignals} signals)   target 0`,
   );
   lines.push(`    detectedNeeds single verbs   ${verbNeeds}`);
+  if (withFields > 0) {
+    lines.push(
+      `    missingInformation asking for a wizard answer  ${askedGivenFields} of ${withFields} items with fields   target 0`,
+    );
+  }
   if (verbose) {
     lines.push(
       `    by tag                       ${[...byTag]

@@ -21,7 +21,14 @@ import { OpenAiCompatibleClient } from '../src/integrations/llm/openai-compatibl
 import type { SearchIndex } from '../src/search/search-index.ts';
 import { type RecommendOutcome, type RefineOutcome, reportRecommend, reportRefine } from './ai-measures.ts';
 import { crossValidatedModels } from './cross-validate.ts';
-import { AI_EVAL_SETS, AI_HOLDOUT, AI_TUNING_SETS, type AiSet, readAiSet } from './sets.ts';
+import {
+  AI_EVAL_SETS,
+  AI_HOLDOUT,
+  AI_SPENT_HOLDOUTS,
+  AI_TUNING_SETS,
+  type AiSet,
+  readAiSet,
+} from './sets.ts';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
@@ -32,8 +39,8 @@ const folds = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5;
 const files = args.filter((a, i) => !a.startsWith('--') && !(foldsAt >= 0 && i === foldsAt + 1));
 const names = files.length > 0 ? files : cv ? AI_TUNING_SETS : AI_EVAL_SETS;
 if (cv && live) throw new Error('--cv trains the offline engine; it cannot be combined with --live');
-if (cv && names.some((f) => f.endsWith(AI_HOLDOUT)))
-  throw new Error('the frozen holdout is never trained on');
+if (cv && names.some((f) => [AI_HOLDOUT, ...AI_SPENT_HOLDOUTS].some((holdout) => f.endsWith(holdout))))
+  throw new Error('a holdout is never trained on');
 
 if (live && existsSync('.env')) process.loadEnvFile('.env');
 const config = live ? loadConfig(process.env) : null;

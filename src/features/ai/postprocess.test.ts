@@ -175,14 +175,19 @@ describe('recommend rules', () => {
     )!;
     expect(long.rationale.signals[0]!.length).toBeLessThanOrEqual(AI_LIMITS.signalMax);
     // Nothing usable from the model nor in the visitor's words ("?", "N/A. TBD."): the message
-    // quoted, in the visitor's language, keeps the list at two.
+    // quoted in two halves keeps the list at two; one word is quoted twice, once labelled in the
+    // visitor's language. Never a statement about the message.
     for (const language of ['en', 'es'] as const) {
       const bare = postProcessRecommend(
         { recommendedPath: 'Technical Review', rationale: { signals: ['N/A'] } },
         { ...ctx, message: 'TBD ?', language, backupSignals: () => ['TBD', '?'] },
       )!;
-      expect(bare.rationale.signals).toEqual(weakSignals('TBD ?', language));
-      expect(bare.rationale.signals[0]).toContain('“TBD ?”');
+      expect(bare.rationale.signals).toEqual(['“TBD”', '“?”']);
+      const one = postProcessRecommend(
+        { recommendedPath: 'Technical Review', rationale: { signals: [] } },
+        { ...ctx, message: '??', language, backupSignals: () => [] },
+      )!;
+      expect(one.rationale.signals).toEqual([`${language === 'es' ? 'Mensaje' : 'Message'}: “??”`, '“??”']);
     }
   });
 

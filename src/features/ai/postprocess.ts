@@ -119,15 +119,19 @@ const CTA_LABEL: Record<Language, string> = {
 const QUOTE_MAX = 120;
 
 /**
- * The two signals of a message with almost nothing usable in it ("?", "N/A. TBD."): its own words
- * quoted, and that quote read as naming nothing yet. Signals are traceable to the visitor's words
- * (ai-api.md); a statement about the message alone ("few details") is not a signal.
+ * The two signals of a message with almost nothing usable in it ("?", "N/A. TBD."): its own words,
+ * quoted in two halves, or whole twice (once labelled) when it is one word. Signals are traceable to
+ * the visitor's words (ai-api.md): a statement about the message ("few details", "nothing named
+ * yet") is not a signal, whatever it quotes.
  */
 export function weakSignals(message: string, language: Language): [string, string] {
   const quote = truncate(message.replace(/\s+/g, ' ').trim(), QUOTE_MAX);
-  return language === 'es'
-    ? [`Mensaje: “${quote}”`, `“${quote}”: aún no nombra un proyecto, un objetivo ni funcionalidades`]
-    : [`Message: “${quote}”`, `“${quote}”: no project, goal or feature named yet`];
+  const words = quote.split(' ');
+  if (words.length >= 2) {
+    const half = Math.ceil(words.length / 2);
+    return [`“${words.slice(0, half).join(' ')}”`, `“${words.slice(half).join(' ')}”`];
+  }
+  return [`${language === 'es' ? 'Mensaje' : 'Message'}: “${quote}”`, `“${quote}”`];
 }
 
 const RATIONALE_DEFAULT: Record<Language, string> = {

@@ -13,8 +13,6 @@ export interface Texts {
   whenItFits: Record<PlanPath, string>;
   dimension: Record<Dimension, string>;
   suggestion: Record<Dimension, string>;
-  /** Read of a message that names nothing yet, written around its quote. */
-  nothingNamed: (quote: string) => string;
 }
 
 export const TEXT: Record<Language, Texts> = {
@@ -60,7 +58,6 @@ export const TEXT: Record<Language, Texts> = {
       budget: 'Do you have a budget range in mind?',
       industry: 'Which industry is your business in?',
     },
-    nothingNamed: (quote) => `“${quote}”: no project, goal or feature named yet`,
   },
   es: {
     summary: (need, sector) => `Busca ${need}${sector ? ` (${sector})` : ''}.`,
@@ -105,6 +102,5 @@ export const TEXT: Record<Language, Texts> = {
       budget: '¿Tiene en mente un rango de presupuesto?',
       industry: '¿En qué sector está su empresa?',
     },
-    nothingNamed: (quote) => `“${quote}”: aún no nombra un proyecto, un objetivo ni funcionalidades`,
   },
 };

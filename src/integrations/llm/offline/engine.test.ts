@@ -6,7 +6,7 @@ import { RecommendResponseSchema, RefineResponseSchema } from '../../../features
 import { recommendPlan, refineMessage } from '../../../features/ai/service.ts';
 import { engineModel } from './engine.ts';
 import { readMessage } from './model.ts';
-import { isSingleVerb, isTraceable } from './phrases.ts';
+import { isSingleVerb, isTraceable, mentionsMoney } from './phrases.ts';
 import { predictSections } from './sections.ts';
 import { purposeClauses, tagTokens } from './tagger.ts';
 import { fold, fragments } from './text.ts';
@@ -51,6 +51,33 @@ describe('offline engine on every tuning message', () => {
   );
 });
 
+describe('what counts as quoting the visitor', () => {
+  const message = 'We want online ordering for our bakery, with delivery, and tengo como 500 lucas';
+  it('a quote with a label or the message’s own words around it; never a statement wrapped around one', () => {
+    expect(isTraceable('online ordering', message)).toBe(true);
+    expect(isTraceable('Message: “online ordering for our bakery”', message)).toBe(true);
+    expect(isTraceable('Mentions “online ordering” and delivery', message)).toBe(true);
+    expect(isTraceable('“online ordering”: no project, goal or feature named yet', message)).toBe(false);
+    expect(isTraceable('“for our bakery”: aún no nombra un proyecto', message)).toBe(false);
+    expect(isTraceable('“online ordering for pizza”', message)).toBe(false);
+    expect(isTraceable('The message gives few details about the project.', message)).toBe(false);
+  });
+
+  it('reads a budget in regional words with an amount', () => {
+    for (const text of [
+      'tengo como 500 lucas',
+      'unos 2 palos',
+      'hasta 300 pavos',
+      '1000 dólares',
+      '20 mil de lana',
+    ]) {
+      expect(mentionsMoney(text), text).toBe(true);
+    }
+    for (const text of ['los palos de golf', 'lana merino', 'dos lucas'])
+      expect(mentionsMoney(text), text).toBe(false);
+  });
+});
+
 describe('offline engine answers', () => {
   it('is deterministic', async () => {
     const c = messages[0]!;
@@ -59,17 +86,50 @@ describe('offline engine answers', () => {
     expect(a).toEqual(b);
   });
 
-  it('quotes a message that names nothing, in words that quote it, never "few details"', async () => {
+  it('quotes a message that names little in its own words only, never a statement about it', async () => {
     const vague = await recommendPlan({ message: 'hi there' }, ctx);
-    expect(vague.rationale.signals).toEqual([
-      'hi there',
-      '“hi there”: no project, goal or feature named yet',
-    ]);
+    expect(vague.rationale.signals).toEqual(['hi', 'there']);
     const spanish = await recommendPlan({ message: 'hola', locale: 'es' }, ctx);
-    expect(spanish.rationale.signals).toEqual([
-      'hola',
-      '“hola”: aún no nombra un proyecto, un objetivo ni funcionalidades',
+    expect(spanish.rationale.signals).toEqual(['hola', 'Mensaje: “hola”']);
+    // One clause: the phrase that made its section is the second piece of evidence.
+    const launch = await recommendPlan(
+      { message: 'We need to launch our MVP before demo day in 5 weeks' },
+      ctx,
+    );
+    expect(launch.rationale.signals).toEqual([
+      'To launch our MVP before demo day in 5 weeks',
+      'launch our MVP',
     ]);
+    for (const answer of [vague, spanish, launch]) {
+      for (const signal of answer.rationale.signals) {
+        expect(signal).not.toMatch(/named yet|no nombra/);
+      }
+    }
+  });
+
+  it('does not ask for what the wizard confirmed, nor take a piece of a word for a need', async () => {
+    const given = await recommendPlan(
+      {
+        message: 'we want to start soon',
+        fields: {
+          service: 'infrastructure-scale',
+          industry: 'technology',
+          audience: 'b2b',
+          features: ['SSO'],
+        },
+      },
+      ctx,
+    );
+    expect(given.missingInformation).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/industry|audience|features/)]),
+    );
+    const spanish = await recommendPlan(
+      { message: 'queremos empezar pronto', locale: 'es', fields: { industry: 'retail', audience: 'b2c' } },
+      ctx,
+    );
+    expect(spanish.missingInformation.join(' ')).not.toMatch(/sector|público/);
+    const slow = await recommendPlan({ message: "Our website is old and also it's slow." }, ctx);
+    expect(slow.detectedNeeds).not.toContain('s slow');
   });
 
   it('lets the wizard answers decide when the text says nothing, and the text win when it says launch', async () => {

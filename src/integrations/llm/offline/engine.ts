@@ -14,7 +14,7 @@ import {
   readMessage,
 } from './model.ts';
 import { loadEngineModel, type StoredEngineModel } from './model-store.ts';
-import { isSingleVerb, mentionsMoney, mentionsTime } from './phrases.ts';
+import { contentWords, isSingleVerb, mentionsMoney, mentionsTime } from './phrases.ts';
 import { predictSections, type SectionPrediction } from './sections.ts';
 import type { Span } from './tagger.ts';
 import { fold, fragments, sliceWhole, trimLeadIn } from './text.ts';
@@ -97,17 +97,17 @@ export function offlineRecommend(
     if (!alternatives.some((a) => a.path === 'Technical Review'))
       alternatives.push({ path: 'Technical Review', whenItWouldFit: t.whenItFits['Technical Review'] });
   }
-  const needs = detectedNeeds(sections);
+  const needs = detectedNeeds(message, sections);
   return {
     summary: requestSummary(reading, sections, path, language),
     recommendedPath: path,
     rationale: {
       summary: `${t.why[path]}${needs.length ? ` ${t.youMentioned(needs.slice(0, 2))}` : ''}`,
-      signals: signals(model, reading, path, language),
+      signals: signals(model, reading, path, sections),
     },
     alternatives,
     detectedNeeds: needs,
-    missingInformation: missing(model, reading, found).map((key) => t.dimension[key]),
+    missingInformation: missing(model, reading, found, facts).map((key) => t.dimension[key]),
     confidence,
   };
 }
@@ -156,48 +156,69 @@ function summarySentence(reading: Reading, spans: Record<SectionKey, Span[]>): s
   return collapse(chosen ? message.slice(chosen.start, chosen.end) : message);
 }
 
+/** What is known besides the message: the wizard's confirmed facts, or the fields read from it. */
+interface KnownFacts {
+  goal?: string | null;
+  audience?: string | null;
+  industry?: string | null;
+  features?: readonly string[];
+}
+
 /**
  * What the visitor has not said, among goal, audience, features, timeline, budget and industry: a
  * dimension is asked about only when no word of the message leans towards its section (the
- * thresholds are far below the ones that make an item) and, for timeline and budget, when the
- * message names no time or money at all.
+ * thresholds are far below the ones that make an item), nothing known gives it (a wizard answer is
+ * a confirmed fact, ai-api.md) and, for timeline and budget, when the message names no time or money
+ * at all.
  */
 function missing(
   model: EngineModel,
   reading: Reading,
   found: SectionPrediction,
-  fields?: RefineFields,
+  known: KnownFacts = {},
 ): Dimension[] {
   const absent = (key: keyof EngineModel['decisions']['absentBelow']) =>
     found.spans[key].length === 0 && found.strongest[key] < model.decisions.absentBelow[key];
   const out: Dimension[] = [];
   // A description of some length states its purpose in ways no cue list covers: only a short one is
   // asked for its goal.
-  if (absent('goal') && reading.wordCount <= GOAL_QUESTION_WORDS) out.push('goal');
-  if (absent('audience') && !fields?.audience) out.push('audience');
-  if (absent('features')) out.push('features');
+  if (absent('goal') && reading.wordCount <= GOAL_QUESTION_WORDS && !known.goal) out.push('goal');
+  if (absent('audience') && !known.audience) out.push('audience');
+  if (absent('features') && !known.features?.length) out.push('features');
   if (!mentionsTime(reading.message)) out.push('timeline');
   if (!mentionsMoney(reading.message)) out.push('budget');
-  if (absent('industry') && !fields?.industry) out.push('industry');
+  if (absent('industry') && !known.industry) out.push('industry');
   return out.slice(0, 5);
 }
 
-/** The kinds of work and the features the visitor named, as short phrases of their own words. */
-function detectedNeeds(sections: Record<SectionKey, Span[]>): string[] {
+/**
+ * The kinds of work and the features the visitor named, as short phrases of their own words: not a
+ * single verb, and never a piece of a word ("s slow" out of "it's slow").
+ */
+function detectedNeeds(message: string, sections: Record<SectionKey, Span[]>): string[] {
   const spans = [...sections.service, ...sections.features].sort((a, b) => a.start - b.start);
   return unique(
     spans
+      .filter((s) => !WORD_GOES_ON.test(message.slice(Math.max(0, s.start - 1), s.start)))
       .map((s) => s.text)
       .filter((text) => !isSingleVerb(text) && text.split(/\s+/).length <= MAX_NEED_WORDS),
   ).slice(0, MAX_NEEDS);
 }
+
+/** A letter, digit or apostrophe right before a span: it starts inside a word. */
+const WORD_GOES_ON = /^[\p{L}\p{N}'\u2019]$/u;
 
 /**
  * The clauses that weigh most for the chosen path, in the visitor's words: each clause is scored by
  * the path model on its words and word pairs (its score for the path minus its mean score for the
  * others), the best (at most four, positive first) kept in message order.
  */
-function signals(model: EngineModel, reading: Reading, path: PlanPath, language: Language): string[] {
+function signals(
+  model: EngineModel,
+  reading: Reading,
+  path: PlanPath,
+  sections: Record<SectionKey, Span[]>,
+): string[] {
   const parts = fragments(reading.message);
   const scored = parts.map((part, position) => {
     const probs = pathProbabilities(model, { scaled: [wordFeatures(fold(part.text))], plain: [] });
@@ -217,10 +238,30 @@ function signals(model: EngineModel, reading: Reading, path: PlanPath, language:
   let out = unique(chosen.sort((a, b) => a.position - b.position).map((s) => s.text));
   // One long clause is two quotes of the visitor, not a quote and a statement about the message.
   if (out.length === 1) out = splitClause(out[0]!);
-  // One short quote: it is read as naming nothing yet, in words that quote it. (A message with no
-  // words at all, "?", gets the post-processing's quotes of the message.)
-  if (out.length === 1) out.push(TEXT[language].nothingNamed(out[0]!));
+  // One short quote: the phrase of it that made a section (its service, a feature, the sector…) is
+  // the second piece of evidence, else its two halves. Never a statement about the message: that is
+  // not a signal (ai-api.md). A message of one word is left with one; the post-processing adds the
+  // message itself as the second.
+  if (out.length === 1) out = twoQuotes(out[0]!, sections);
   return out;
+}
+
+/**
+ * A lone quote and a section's phrase that says less than it (not the same content words); else its
+ * two halves; else the quote alone.
+ */
+function twoQuotes(quote: string, sections: Record<SectionKey, Span[]>): string[] {
+  const said = contentWords(quote).join(' ');
+  for (const key of SECTION_KEYS) {
+    for (const span of sections[key]) {
+      const words = contentWords(span.text).join(' ');
+      if (words !== '' && words !== said) return [quote, span.text];
+    }
+  }
+  const words = [...quote.matchAll(/\S+/gu)];
+  if (words.length < 2) return [quote];
+  const cut = words[Math.ceil(words.length / 2)]!.index;
+  return [quote.slice(0, cut).trim(), quote.slice(cut).trim()];
 }
 
 /** Words a clause can be cut before, keeping both halves readable quotes. */

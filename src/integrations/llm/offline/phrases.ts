@@ -38,21 +38,38 @@ function messageReading(message: string) {
   return lastReading;
 }
 
+/** Words a quote may be labelled with ("Message: “…”"): they say where the words are, not what they mean. */
+const QUOTE_LABELS = new Set(
+  'message mensaje mentions mentioned says said asks asked writes wrote quotes quoted menciona menciono dice dijo pide pidio escribe escribio cita'.split(
+    ' ',
+  ),
+);
+// Non-ASCII characters of regular expressions are written escaped: the server bundle stays ASCII
+// (scripts/build-server.test.ts).
+const QUOTED = /[\u201c"\u00ab]([^\u201d"\u00bb]+)[\u201d"\u00bb]/g;
+
 /**
  * A signal is traceable to the visitor's words when it quotes them (the whole signal, or a span in
- * quotation marks, is found in the message, folded) or when at least half of its content words
- * (compared on their first five letters) are the message's. A statement about the message ("The
- * message gives few details") is none of these.
+ * quotation marks found in the message, folded, with nothing around the quotes but a label or the
+ * message's own words) or when at least half of its content words (compared on their first five
+ * letters) are the message's. A statement about the message ("The message gives few details", or
+ * "“hi there”: no project named yet", which quotes it) is none of these.
  */
 export function isTraceable(signal: string, message: string): boolean {
   const { foldedMessage, said } = messageReading(message);
   const foldedSignal = fold(signal).replace(/\s+/g, ' ').trim();
   if (foldedSignal && foldedMessage.includes(` ${foldedSignal} `)) return true;
-  // Non-ASCII characters of regular expressions are written escaped: the server bundle stays ASCII
-  // (scripts/build-server.test.ts).
-  for (const quoted of signal.matchAll(/[\u201c"\u00ab]([^\u201d"\u00bb]+)[\u201d"\u00bb]/g)) {
+  // A signal with quotation marks is judged by what it quotes and what it says around the quotes.
+  let quotes = 0;
+  let quotesMessage = false;
+  for (const quoted of signal.matchAll(QUOTED)) {
+    quotes++;
     const inner = fold(quoted[1]!).replace(/\s+/g, ' ').trim();
-    if (/[a-z0-9]/.test(inner) && foldedMessage.includes(` ${inner} `)) return true;
+    if (/[a-z0-9]/.test(inner) && foldedMessage.includes(` ${inner} `)) quotesMessage = true;
+  }
+  if (quotes > 0) {
+    const around = contentWords(signal.replace(QUOTED, ' '));
+    return quotesMessage && around.every((w) => QUOTE_LABELS.has(w) || said.has(stem(w)));
   }
   const words = contentWords(signal);
   if (words.length === 0) return false;
@@ -90,7 +107,7 @@ export function isSingleVerb(item: string): boolean {
 const TIME =
   /\b(?:by|before|until|deadline|asap|urgent\w*|soon|next (?:week|month|year|quarter|season|spring|summer|autumn|fall|winter)|this (?:week|month|year|quarter|summer|spring|fall|winter)|in \d+ (?:days?|weeks?|months?)|\d+ (?:days?|weeks?|months?|years?)|weeks?|months?|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|christmas|black friday|antes|hasta|plazo|fecha|urgente|pronto|cuanto antes|proxim[oa]s?|semanas?|mes|meses|anos?|dias|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|navidad|temporada)\b/;
 const MONEY =
-  /[$\u20ac\u00a3]|\b(?:budget|presupuesto|cost|costs|price|pricing|quote|usd|eur|gbp|dollars?|euros?|pounds?|pesos?|soles|mxn|cop|clp|ars|\d+ ?k|\d+ (?:mil|millones|thousand|million))\b/;
+  /[$\u20ac\u00a3]|\b(?:budget|presupuesto|cost|costs|price|pricing|quote|usd|eur|gbp|dollars?|euros?|pounds?|pesos?|soles|mxn|cop|clp|ars|dolares?|\d+ ?k|\d+ (?:mil|millones|thousand|million|lucas?|palos|pavos|mangos|lana))\b/;
 
 /** The text names a time (a date, a deadline, a duration). */
 export function mentionsTime(text: string): boolean {
