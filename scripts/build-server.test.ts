@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +26,12 @@ let server: ServerProcess;
 beforeAll(async () => {
   expect(await buildServer({ outDir })).toBe(true);
   server = await spawnServer(
-    { DATABASE_URL: `sqlite:${join(data, 'app.db')}`, CHAT_API_SECRET: 'chat-key' },
+    {
+      DATABASE_URL: `sqlite:${join(data, 'app.db')}`,
+      CHAT_API_SECRET: 'chat-key',
+      // The SEO analysis fetches a page of a local server (a loopback address it refuses otherwise).
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+    },
     15_000,
     {
       nodeArgs: ['--import', './test/support/record-imports.ts'],
@@ -133,6 +140,29 @@ describe('the server bundle', () => {
       body: JSON.stringify({ type: 'page_view', page: 'https://agency.example/pricing' }),
     });
     expect(track.status).toBe(202);
+    expect(server.output.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
+  });
+
+  it('analyses a page through the safe fetcher (its packages loaded on first use from the bundle)', async () => {
+    const site = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        '<!doctype html><html lang="en"><head><title>Bakery in Leeds</title></head><body><h1>Cakes</h1></body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = site.address() as AddressInfo;
+      const response = await fetch(`${server.url}/api/seo/analyze`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}/` }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ success: true });
+    } finally {
+      site.close();
+    }
     expect(server.output.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
   });
 });

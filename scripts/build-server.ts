@@ -39,9 +39,11 @@ export const OUT_DIR = 'dist';
  * copy and would be renamed (`TypeValidationError2`), and a logged error's `type` is its class's
  * name. The bundle's other renamed functions and classes (where two modules' top-level names collide)
  * are no error classes; esbuild's `keepNames`, which would keep every name, costs ~3 MB and ~30 ms of
- * start-up.
+ * start-up. The `undici` package (CommonJS, imported with `await import()` on the safe fetcher's
+ * first use) stays out as well: esbuild makes its chunk export only `default`, so the named imports
+ * were undefined and every URL analysis failed in the bundle alone (scripts/build-server.test.ts).
  */
-const EXTERNAL = ['lighthouse', 'lighthouse/*', 'pg', '@ai-sdk/*'];
+const EXTERNAL = ['lighthouse', 'lighthouse/*', 'pg', '@ai-sdk/*', 'undici'];
 
 /** The build's own record of its inputs, read to tell whether the bundle is up to date. */
 const META_FILE = 'meta.json';

@@ -21,6 +21,12 @@ export interface PathProperties {
 type Headers = Readonly<Record<string, string>>;
 
 /**
+ * For paths whose answers hold someone's personal data (a lead, a contact message, a chat): no
+ * browser or shared cache keeps a copy (a shared computer's back button, a proxy in between).
+ */
+export const NO_STORE: Headers = { 'cache-control': 'no-store' };
+
+/**
  * The declared path properties, looked up per request: an exact path before a prefix, a longer prefix
  * before a shorter one; a property an entry leaves out comes from the next entry that matches.
  */

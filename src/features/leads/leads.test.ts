@@ -175,6 +175,12 @@ describe.each(engines)('POST /api/leads on %s', (engine) => {
     const lead = await getLead(ctx.deps.db, created.leadId);
     expect(lead).toMatchObject({ status: 'spam', classification: 'spam', classifiedBy: 'builtin' });
     expect(lead?.classificationReason).toContain('names link-spam tools');
+    // The public view says spam (the spec's states), never why: the reasons would teach what to avoid.
+    const view = (await (await ctx.app.request(`/api/leads/${created.leadId}`)).json()) as Loose;
+    expect(view.lead).toMatchObject({ status: 'spam', classification: 'spam' });
+    expect(JSON.stringify(view)).not.toMatch(/classificationReason|classificationScore|link-spam/);
+    const list = await (await ctx.app.request('/api/leads?all=true')).text();
+    expect(list).not.toMatch(/classificationReason|link-spam/);
     expect(world.pipedrive.deals.length).toBe(dealsBefore);
     await ctx.deps.worker.drain(EMAIL_QUEUE);
     expect(mailTo(email)).toHaveLength(0);

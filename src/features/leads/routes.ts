@@ -89,7 +89,6 @@ export function toLeadView(lead: Lead): z.infer<typeof LeadView> {
     id: lead.id,
     status: lead.status,
     classification: lead.classification,
-    classificationReason: lead.classificationReason,
     classifiedBy: lead.classifiedBy,
     name: lead.name,
     email: lead.email,

@@ -116,7 +116,6 @@ export const LeadView = z
     id: z.string(),
     status: z.enum(['new', 'spam', 'vendor', 'generating', 'completed', 'failed']),
     classification: z.enum(['lead', 'spam', 'vendor']),
-    classificationReason: z.string(),
     classifiedBy: z.enum(['llm', 'builtin']),
     name: z.string(),
     email: z.string().optional().openapi({
