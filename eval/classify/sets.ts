@@ -18,10 +18,13 @@ export interface ClassifyItem {
 export const TUNING_SETS = ['tune-a.json', 'tune-b.json'];
 
 /** Scored once at the end by the lead engineer: never trained, tuned or looked at. */
-export const HOLDOUT_SET = 'holdout.json';
+export const HOLDOUT_SET = 'holdout-2.json';
+
+/** Holdouts already scored (spent): never trained on, still scored for comparison. */
+export const SPENT_HOLDOUT_SETS = ['holdout.json'];
 
 /** What `npm run eval -- classify` scores when no file is named. */
-export const DEFAULT_SETS = [...TUNING_SETS, HOLDOUT_SET];
+export const DEFAULT_SETS = [...TUNING_SETS, ...SPENT_HOLDOUT_SETS, HOLDOUT_SET];
 
 /** A path, or the name of a set in this folder. */
 export function resolveSet(file: string): string {

@@ -125,6 +125,42 @@ describe('built-in lead classifier: behaviour', () => {
     expect(classify(['Hola']).classification).toBe('lead');
   });
 
+  it('a wizard goal of a few words from a personal address is a lead: no evidence of spam', () => {
+    // Found by a black-box review: 45 of these 80 were spam, silently dropped (JUDGEMENT.md: spam or
+    // vendor only on clear evidence).
+    const goals = [
+      'More direct bookings',
+      'Increase sales',
+      'Más reservas',
+      'Get more customers',
+      'vender mas',
+      'Tener presencia en internet',
+      'Mas clientes',
+      'Grow my business',
+    ];
+    const senders = [
+      { name: 'John Smith', email: 'john.smith@gmail.com' },
+      { name: 'Laura Pérez', email: 'lauraperez@hotmail.com' },
+      { name: 'Mike Brown', email: 'mikeb@yahoo.com' },
+    ];
+    for (const goal of goals) {
+      for (const sender of senders) {
+        for (const texts of [[goal], [goal, 'booking']]) {
+          const answer = classify(texts, { ...sender, company: null, position: null });
+          expect(answer.classification, `${goal} ${sender.email}`).toBe('lead');
+        }
+      }
+    }
+  });
+
+  it('a few words are still spam or a pitch when they show a sign of it, or are a keyboard mash', () => {
+    const bare = { name: 'aaa', email: 'aaa@aaa.com', company: null, position: null };
+    expect(classify(['asdfasdf ñlkjñlkj'], bare).classification).toBe('spam');
+    expect(classify(['......,,,, ;;;; ?? zzzzzz'], bare).classification).toBe('spam');
+    expect(classify(['Cheap backlinks DA 50, dofollow'], bare).classification).toBe('spam');
+    expect(classify(['Bitcoin trading guaranteed returns'], bare).classification).toBe('spam');
+  });
+
   it('returns a score and the reasons that decided, in words', () => {
     const result = classifyLeadOffline(submission('ta-en-009'));
     expect(result.score).toBeGreaterThanOrEqual(CLASSIFIER_THRESHOLD);

@@ -1,4 +1,4 @@
-import { isOnlyTest, type Submission } from './lead-classifier/features.ts';
+import { extractFeatures, isOnlyTest, type Submission } from './lead-classifier/features.ts';
 import { loadModel } from './lead-classifier/load-model.ts';
 import type { LeadClass } from './lead-classifier/model.ts';
 import { fold } from './text.ts';
@@ -39,6 +39,14 @@ export function classifyLeadOffline(input: ClassifierInput): ClassifierResult {
   if (words.length === 0) return result('lead', 1, ['no free text to judge']);
   if (isOnlyTest(words)) return result('spam', 1, ['is only a test']);
   const decision = model.classify(input);
+  if (decision.classification !== 'lead' && tooLittleToJudge(input, words)) {
+    // JUDGEMENT.md: spam or vendor only on clear evidence. A wizard's goal is often a few words from
+    // a personal address ("Más reservas", gmail): the model learned that short spam looks like that,
+    // but a few words with no sign of spam or of a pitch are no evidence of either.
+    return result('lead', decision.probabilities.lead, [
+      `in doubt: ${decision.classification} ${decision.score.toFixed(2)}, but a few words with no sign of spam or of a sales pitch are no evidence`,
+    ]);
+  }
   const reasons = [...decision.reasons];
   if (decision.classification === 'lead') {
     const other: LeadClass = decision.probabilities.spam >= decision.probabilities.vendor ? 'spam' : 'vendor';
@@ -47,6 +55,18 @@ export function classifyLeadOffline(input: ClassifierInput): ClassifierResult {
       reasons.unshift(`in doubt: ${other} ${p.toFixed(2)} is below the ${model.threshold} threshold`);
   }
   return result(decision.classification, decision.score, reasons);
+}
+
+/**
+ * A short text (at most 15 words) of words that read as words, in which no named sign of spam or of
+ * a sales pitch shows. A word of four letters or more with no vowel or a run of four consonants
+ * (`zzzzzz`, `nlkjnlkj`) is a keyboard mash, itself evidence.
+ */
+function tooLittleToJudge(input: ClassifierInput, words: string[]): boolean {
+  if (!words.every((w) => w.length < 4 || (/[aeiouy]/.test(w) && !/[^aeiouy\d]{4}/.test(w)))) return false;
+  const { values } = extractFeatures(input, model.options);
+  const short = values.has('s:tiny') || values.has('s:short');
+  return short && values.has('s:no-spam-sign') && values.has('s:no-vendor-sign');
 }
 
 function result(classification: LeadClass, score: number, reasons: string[]): ClassifierResult {
