@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import { SQLITE_BUSY_TIMEOUT_MS } from './node-sqlite-dialect.ts';
 
 /**
  * Every page in one step of SQLite's online backup. Copied in steps, the backup restarts whenever
@@ -30,7 +31,7 @@ export async function backupSqlite(sourcePath: string, targetPath: string): Prom
   const removePartial = () =>
     Promise.all(['', '-journal', '-wal', '-shm'].map((suffix) => rm(partial + suffix, { force: true })));
   await removePartial();
-  const source = new DatabaseSync(sourcePath, { readOnly: true, timeout: 5000 });
+  const source = new DatabaseSync(sourcePath, { readOnly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
     const pages = await backup(source, partial, { rate: ALL_PAGES });
     const copy = new DatabaseSync(partial);

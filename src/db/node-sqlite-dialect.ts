@@ -4,6 +4,9 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 
 const STATEMENT_CACHE_SIZE = 200;
 
+/** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 
 /**
@@ -55,8 +58,13 @@ function toSqliteValue(value: unknown): SQLInputValue {
 /** Opens a SQLite file (or `:memory:`) with WAL, foreign keys, a busy timeout and a Unicode `lower()`. */
 export function openSqlite(path: string): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5000 });
-  db.exec('PRAGMA journal_mode = WAL');
+  const db = new DatabaseSync(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  try {
+    switchToWal(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
   // Deleted rows are overwritten with zeros, not left readable in free space: an erased person's
@@ -70,6 +78,33 @@ export function openSqlite(path: string): DatabaseSync {
   });
   return db;
 }
+
+/**
+ * Switching a file to WAL upgrades a read lock to a write lock, and SQLite answers SQLITE_BUSY at
+ * once, without the busy timeout, when another connection holds the write lock (waiting could
+ * deadlock two connections doing the same). Two processes opening one new file together, one failed
+ * to start with "database is locked". The switch is tried again, a few milliseconds apart, for as long
+ * as the busy timeout. Opening is synchronous, and happens at start-up, so the wait blocks.
+ */
+function switchToWal(db: DatabaseSync): void {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (let waitMs = 2; ; waitMs = Math.min(waitMs * 2, 100)) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + waitMs > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, waitMs);
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const { errcode } = error as { errcode?: unknown };
+  return typeof errcode === 'number' && (errcode & 0xff) === SQLITE_BUSY;
+}
+
+const SQLITE_BUSY = 5;
 
 export function createNodeSqliteDialect(db: DatabaseSync): SqliteDialect {
   return new SqliteDialect({ database: adaptDatabase(db) });
