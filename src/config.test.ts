@@ -78,10 +78,20 @@ describe('configuration', () => {
     [{ FETCH_ALLOW_HOSTS: 'ok.test, localhost:8080' }, 'FETCH_ALLOW_HOSTS'],
     [{ FETCH_ALLOW_HOSTS: 'intranet/path' }, 'FETCH_ALLOW_HOSTS'],
     [{ NODE_ENV: 'production' }, 'CAPTCHA_SECRET'],
+    // fetch() cannot send credentials written into a URL: such a service is never reached.
+    [{ WORDPRESS_API_URL: 'http://wpuser:wppass-xyz@wp.example/wp-json/wp/v2' }, 'WORDPRESS_API_URL'],
+    [{ PIPEDRIVE_API_URL: 'https://token@api.pipedrive.example' }, 'PIPEDRIVE_API_URL'],
+    [{ AI_BASE_URL: 'https://k:s@llm.example/v1', AI_MODEL: 'm' }, 'AI_BASE_URL'],
   ])('refuses %o naming %s', (env, variable) => {
     const error = refusal(env);
     expect(error.variable).toBe(variable);
     expect(error.message.startsWith(variable)).toBe(true);
+  });
+
+  it('names a service URL with credentials without its password', () => {
+    const error = refusal({ WORDPRESS_API_URL: 'http://wpuser:wppass-xyz@wp.example/wp-json/wp/v2' });
+    expect(error.message).toMatch(/must not hold a user name or password/);
+    expect(error.message).not.toContain('wppass-xyz');
   });
 
   it('names SMTP_URL without its password when refusing a bare %', () => {

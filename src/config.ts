@@ -14,17 +14,28 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
 const optionalUrl = (protocols: string[]) =>
-  optionalString.refine(
-    (v) => {
-      if (v === undefined) return true;
-      try {
-        return protocols.includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be an absolute URL (${protocols.join(' or ')})` },
-  );
+  optionalString
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be an absolute URL (${protocols.join(' or ')})` },
+    )
+    // fetch() refuses a URL with a user name or password in it, so such a service could never be
+    // reached, and the error naming the URL would carry the password into the logs.
+    .refine((v) => v === undefined || !protocols.includes('http:') || !hasCredentials(v), {
+      message: 'must not hold a user name or password (fetch cannot send them from the URL)',
+    });
+
+function hasCredentials(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.username !== '' || parsed.password !== '');
+}
 
 const urlWithDefault = (fallback: string, protocols = ['http:', 'https:']) =>
   optionalUrl(protocols).transform((v) => v ?? fallback);

@@ -10,6 +10,12 @@ import { Readiness } from './db/readiness.ts';
 import { type CaptchaVerifier, createCaptchaVerifier } from './integrations/captcha/captcha.ts';
 import type { CrmClient } from './integrations/crm/crm.ts';
 import { createCrmClient } from './integrations/crm/pipedrive.ts';
+import {
+  countingAgentFailures,
+  countingLlmFailures,
+  countingPageSpeedFailures,
+  type OutboundFailures,
+} from './integrations/failure-counting.ts';
 import { type GeoIp, openGeoIp } from './integrations/geoip/geoip.ts';
 import type { LlmClient } from './integrations/llm/llm-client.ts';
 import { createMailTransport, type MailTransport } from './integrations/mail/transport.ts';
@@ -132,8 +138,14 @@ export async function createInfrastructure(
     tracer,
   });
   // The AI SDK is loaded only when a model is configured (it is ~7 MB of resident memory).
+  const metrics = new Metrics({ jobs, queueNames: () => worker.queueNames() });
   const llm: LlmClient | null = config.ai
-    ? new (await import('./integrations/llm/openai-compatible-client.ts')).OpenAiCompatibleClient(config.ai)
+    ? countingLlmFailures(
+        new (await import('./integrations/llm/openai-compatible-client.ts')).OpenAiCompatibleClient(
+          config.ai,
+        ),
+        metrics,
+      )
     : null;
   const safeFetch = new SafeFetcher({ allowHosts: config.fetchAllowHosts });
   const geoip = openGeoIp(config.analytics.geoipDbPath, (error) =>
@@ -141,11 +153,14 @@ export async function createInfrastructure(
   );
   // The WebSocket client (`ws`) is loaded only when an agent backend is configured.
   const salesAgent: SalesAgent = config.salesAgentWsUrl
-    ? new (await import('./integrations/sales-agent/websocket-agent.ts')).WebSocketSalesAgent({
-        url: config.salesAgentWsUrl,
-        ...config.salesAgentTimeouts,
-        logger: logger.child({ component: 'sales-agent' }),
-      })
+    ? countingAgentFailures(
+        new (await import('./integrations/sales-agent/websocket-agent.ts')).WebSocketSalesAgent({
+          url: config.salesAgentWsUrl,
+          ...config.salesAgentTimeouts,
+          logger: logger.child({ component: 'sales-agent' }),
+        }),
+        metrics,
+      )
     : new BuiltinSalesAgent({
         // Read at each question, so the agent sees the index and model however they are wired.
         sources: {
@@ -170,7 +185,7 @@ export async function createInfrastructure(
     rateLimiter: new RateLimiter(database.db),
     jobs,
     worker,
-    metrics: new Metrics({ jobs, queueNames: () => worker.queueNames() }),
+    metrics,
     background: new BackgroundTasks(),
     llm,
     captcha: createCaptchaVerifier(config.captcha),
@@ -179,7 +194,7 @@ export async function createInfrastructure(
     prototypeGenerator: overrides.prototypeGenerator ?? (await createPrototypeGenerator(config, llm, logger)),
     safeFetch,
     wordpress: config.wordpressApiUrl ? new HttpWordPressClient(config.wordpressApiUrl) : null,
-    pagespeed: choosePageSpeedEngine(config, safeFetch),
+    pagespeed: choosePageSpeedEngine(config, safeFetch, metrics),
     geoip,
     search: new SqlSearchIndex(database.db),
     salesAgent,
@@ -204,9 +219,16 @@ export async function createInfrastructure(
   };
 }
 
-function choosePageSpeedEngine(config: Config, safeFetch: SafeFetcher): PageSpeedEngine | null {
+function choosePageSpeedEngine(
+  config: Config,
+  safeFetch: SafeFetcher,
+  failures: OutboundFailures,
+): PageSpeedEngine | null {
   if (config.pagespeed.apiKey) {
-    return new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey });
+    return countingPageSpeedFailures(
+      new PageSpeedInsightsEngine({ apiUrl: config.pagespeed.apiUrl, apiKey: config.pagespeed.apiKey }),
+      failures,
+    );
   }
   const chromePath = findChrome(config.pagespeed.chromePath);
   if (!chromePath) return null;

@@ -5,6 +5,8 @@ describe('maskContactDetails', () => {
   it('masks e-mail addresses, also percent-encoded as a page path carries them', () => {
     expect(maskContactDetails('/account/ana.review@example.com')).toBe('/account/[email]');
     expect(maskContactDetails('/u/ana.review%40example.co.uk/orders')).toBe('/u/[email]/orders');
+    expect(maskContactDetails('/u/ana.review%2540example.com')).toBe('/u/[email]');
+    expect(maskContactDetails('/u/ana.review%252540example.com')).toBe('/u/[email]');
     expect(maskContactDetails('Welcome, José.Núñez+news@correo.es!')).toBe('Welcome, [email]!');
     expect(maskContactDetails('a@b.c and x_y@z-w.org')).toBe('[email] and [email]');
   });

@@ -377,7 +377,7 @@ describe.skipIf(!HAS_CHROMIUM)('admin dashboard in Chromium', { timeout: 60_000 
     const file = await download;
     const csv = await readFile((await file.path())!, 'utf8');
     const [header, ...lines] = csv.trim().split('\r\n');
-    expect(header).toMatch(/^id,created_at,type,page,/);
+    expect(header).toMatch(/^id,created_at,day,type,page,/);
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => line.includes(',mobile,Safari,iOS,'))).toBe(true);
 

@@ -160,6 +160,29 @@ describe.each(engines)('admin API on %s', (engine) => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     });
 
+    it('every /admin answer carries the strict headers, whichever feature gives it, errors included', async () => {
+      for (const [path, key, status] of [
+        ['/admin/leads', null, 200],
+        ['/admin/api/summary', ADMIN_KEY, 200],
+        ['/admin/api/privacy', ADMIN_KEY, 200],
+        ['/admin/api/privacy/audit', ADMIN_KEY, 200],
+        ['/admin/api/personal-data?email=nobody%40example.com', ADMIN_KEY, 404],
+        ['/admin/api/personal-data?email=nobody%40example.com', null, 401],
+        ['/admin/api/no-such-thing', ADMIN_KEY, 404],
+      ] as const) {
+        const res = await get(path, key);
+        expect(res.status, path).toBe(status);
+        await res.arrayBuffer();
+        expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+        expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+        expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+        expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+        expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
+        expect(res.headers.get('permissions-policy'), path).toContain('camera=()');
+        if (path.startsWith('/admin/api/')) expect(res.headers.get('cache-control'), path).toBe('no-store');
+      }
+    });
+
     it('serves its scripts and styles as static files, and nothing else', async () => {
       const js = await get('/admin/static/admin.js', null);
       expect(js.status).toBe(200);

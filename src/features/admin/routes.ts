@@ -6,7 +6,7 @@ import { requireHeaderSecret } from '../../http/secrets.ts';
 import { outboxCounts } from '../../integrations/mail/index.ts';
 import { leadCounts } from './query.ts';
 import { SummaryResponse } from './schemas.ts';
-import { ADMIN_SECURITY_HEADERS, loadStaticFiles } from './static.ts';
+import { loadStaticFiles } from './static.ts';
 import { analyticsViews } from './views/analytics.ts';
 import { classificationViews } from './views/classification.ts';
 import { apiErrors, json, security, tags } from './views/common.ts';
@@ -58,11 +58,6 @@ export function adminRoutes() {
     description: 'ADMIN_API_SECRET (never the chat secret)',
   });
 
-  router.use('/admin/*', async function adminHeaders(c, next) {
-    await next();
-    for (const [name, value] of Object.entries(ADMIN_SECURITY_HEADERS)) c.res.headers.set(name, value);
-    if (c.req.path.startsWith('/admin/api/')) c.res.headers.set('Cache-Control', 'no-store');
-  });
   router.use(
     '/admin/api/*',
     requireHeaderSecret('X-Admin-Api-Key', (config) => config.secrets.admin),

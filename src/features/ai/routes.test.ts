@@ -677,10 +677,14 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
     expect(body.suggestions).toEqual(['¿Cuál es el presupuesto?']);
   });
 
-  it('502 ai_request_failed when the model answers HTTP 500 twice', async () => {
+  const llmFailures = async () =>
+    (await t.deps.metrics.outboundErrors.get()).values.find((v) => v.labels.service === 'llm')?.value ?? 0;
+
+  it('502 ai_request_failed when the model answers HTTP 500 twice; each failed call is counted', async () => {
     model.setHandler((_req, res) => sendJson(res, 500, { error: { message: 'boom' } }));
     try {
       const before = model.requests.length;
+      const failedBefore = await llmFailures();
       await expectAiError(
         await post(t, '/api/ai/recommend-plan', { message: 'x' }),
         502,
@@ -688,6 +692,7 @@ describe('with a model (OpenAI-compatible stand-in)', () => {
       );
       await expectAiError(await post(t, '/api/ai/refine', { message: 'x' }), 502, 'ai_request_failed');
       expect(model.requests.length - before).toBe(4);
+      expect(await llmFailures()).toBe(failedBefore + 2);
     } finally {
       model.setHandler((_req, res) => sendJson(res, 200, completion(reply())));
     }

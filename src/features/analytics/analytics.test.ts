@@ -393,7 +393,15 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       page: 'https://agency.example/account/ana.pii@example.com?x=1',
       referrer: 'https://mail.example/inbox/ana.pii%40example.com',
       title: 'Welcome Ana (+34 611 222 333)',
-      properties: { email: 'ana.pii@example.com', phone: '+34 611 222 333', plan: 'pro', n: 2 },
+      properties: {
+        email: 'ana.pii@example.com',
+        phone: '+34 611 222 333',
+        plan: 'pro',
+        n: 2,
+        // A property named after a person, and an address encoded twice.
+        'ana.pii@example.com': 'signed up',
+        next: '/u/ana.pii%2540example.com',
+      },
       sessionId: 'ana.pii@example.com',
     };
     const res = await track(server, JSON.stringify(sent), { 'Content-Type': 'text/plain' });
@@ -406,7 +414,14 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       page: '/account/[email]',
       referrer: 'https://mail.example/inbox/[email]',
       title: 'Welcome Ana ([phone])',
-      properties: { email: '[email]', phone: '[phone]', plan: 'pro', n: 2 },
+      properties: {
+        email: '[email]',
+        phone: '[phone]',
+        plan: 'pro',
+        n: 2,
+        '[email]': 'signed up',
+        next: '/u/[email]',
+      },
     });
     const everything = JSON.stringify([
       events,

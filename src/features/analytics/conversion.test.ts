@@ -45,6 +45,7 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
       conversionRate: number;
       visits: number;
       eventTypes: { type: string; count: number }[];
+      topReferrers: { referrer: string; count: number }[];
       conversionsBy: Record<'bySource' | 'byCampaign' | 'byEntryPage', Record<string, unknown>[]>;
     };
   };
@@ -202,10 +203,27 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
     expect((await stats()).conversions).toBe(before);
   });
 
+  it('a conversion is no second referral: the referrer its form carries counts once, filtered or not', async () => {
+    const visitor = client('198.51.100.11', CHROME);
+    const arrival = {
+      url: 'https://agency.example/offer?utm_campaign=solstice',
+      referrer: 'https://duckduckgo.com/',
+    };
+    expect((await track(visitor, arrival)).status).toBe(202);
+    expect((await contact(visitor, arrival)).status).toBe(200);
+    for (const query of ['', '?utm_campaign=solstice']) {
+      const report = await stats(query);
+      expect(report.topReferrers, query).toContainEqual({ referrer: 'duckduckgo.com', count: 1 });
+    }
+    expect(await stats('?utm_campaign=solstice')).toMatchObject({ visits: 1, conversions: 1 });
+  });
+
   it('a beacon cannot claim a conversion: `lead` is reserved for the forms', async () => {
     const response = await track(client('198.51.100.10', CHROME), { type: 'lead', page: '/x' });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/reserved/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /reserved for conversions, recorded by POST \/api\/leads, POST \/api\/contact and POST \/api\/support\/send/,
+    );
     // Plausible's payload spelling is refused too.
     const plausible = await track(client('198.51.100.10', CHROME), {
       n: 'lead',

@@ -93,11 +93,13 @@ describe.each(engines)('GET /api/analytics/export on %s', (engine) => {
     expect(header).toEqual([
       'id',
       'created_at',
+      'day',
       'type',
       'page',
       'referrer',
       'title',
       'properties',
+      'session_id',
       'country',
       'source',
       'utm_source',

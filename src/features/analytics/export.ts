@@ -62,11 +62,13 @@ export const csvLine = (cells: readonly unknown[]) => `${cells.map(csvCell).join
 const EVENT_COLUMNS = [
   'id',
   'created_at',
+  'day',
   'type',
   'page',
   'referrer',
   'title',
   'properties',
+  'session_id',
   'country',
   'source',
   'utm_source',

@@ -122,4 +122,27 @@ describe.each(engines)('track and stats over HTTP on %s', (engine) => {
     expect(await bad({ type: 'engagement', page: '/', engagementMs: '5' })).toBe(400);
     expect(await bad({ type: 'x', page: '/', interactive: 'no' })).toBe(400);
   });
+
+  it('an engagement without its time, or with a time that is not a number ≥ 0, is refused in either form', async () => {
+    const visitor = '192.0.2.13';
+    const page = { n: 'pageview', u: 'https://a.example/time', d: 'a.example' };
+    expect((await send(page, FIREFOX, visitor)).status).toBe(202);
+    const before = (await stats('?page=/time')).body;
+    const u = 'https://a.example/time';
+    for (const body of [
+      { type: 'engagement', page: '/time' },
+      { n: 'engagement', u, d: 'a.example' },
+      { n: 'engagement', u, d: 'a.example', e: 'abc' },
+      { n: 'engagement', u, d: 'a.example', e: -5 },
+      { n: 'engagement', u, d: 'a.example', e: null },
+    ]) {
+      const response = await send(body, FIREFOX, visitor);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /^engagementMs: /,
+      );
+    }
+    // Nothing moved: the visit neither grew longer nor gained time on page.
+    expect((await stats('?page=/time')).body).toEqual(before);
+  });
 });

@@ -61,6 +61,8 @@ export function fromPlausible(body: Record<string, unknown>): Record<string, unk
     referrer: body.r,
     properties,
     interactive: body.i === false ? false : undefined,
-    engagementMs: type === 'engagement' && typeof body.e === 'number' ? Math.max(0, body.e) : undefined,
+    // Time on page as sent: the track route refuses one that is missing or not a number ≥ 0, as it
+    // refuses the service's own engagement events (a bad one must not stretch the visit).
+    engagementMs: type === 'engagement' ? body.e : undefined,
   };
 }

@@ -135,7 +135,7 @@ const scriptRoute = createRoute({
     '(`engagement`), and custom events through `window.agencyAnalytics(name, properties, {interactive})`. ' +
     '`agencyAnalytics.context()` gives the visit context for the lead and contact forms, and forms marked ' +
     '`data-analytics-context` get it as the hidden field `analyticsContext`. Sends with `sendBeacon`, else `fetch` ' +
-    'with `keepalive`; `data-api` overrides the endpoint. Cached an hour, with a content-hash `ETag` (304 when unchanged).',
+    'with `keepalive`; `data-api` overrides the endpoint. Cached an hour, with a content-hash `ETag` (304 when unchanged); gzip-compressed when `Accept-Encoding` allows it.',
   responses: {
     200: { description: 'The script', content: { 'text/javascript': { schema: { type: 'string' } } } },
     304: { description: 'Not modified (If-None-Match matched the ETag)' },
@@ -232,10 +232,10 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
 
   router.openAPIRegistry.registerPath(scriptRoute);
   router.get(SCRIPT_PATH, (c) => {
-    const { body, etag } = trackerScript();
+    const { body, encoding, etag } = trackerScript({ 'accept-encoding': c.req.header('accept-encoding') });
     const headers = { ...SCRIPT_HEADERS, ETag: etag };
     if (notModified(c.req.raw, etag)) return c.body(null, 304, headers);
-    return c.body(body, 200, headers);
+    return c.body(body, 200, encoding ? { ...headers, 'Content-Encoding': encoding } : headers);
   });
 
   return router

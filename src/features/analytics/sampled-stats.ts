@@ -5,6 +5,7 @@ import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { topBy } from './rank.ts';
 import type { StatsRange } from './rollup-reads.ts';
 import type { VisitRow } from './tables.ts';
+import { CONVERSION_TYPE } from './track.ts';
 import {
   assemble,
   CONVERSION_BREAKDOWNS,
@@ -291,7 +292,7 @@ export async function readSampledReport(
         scale,
       ),
       referrers: countBy(
-        events.map((e) => e.referrer_host),
+        events.map((e) => (e.type === CONVERSION_TYPE ? null : e.referrer_host)),
         top,
         scale,
         true,

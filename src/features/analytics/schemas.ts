@@ -63,7 +63,9 @@ const optionalText = (max: number, description: string, example: string) =>
 
 export const PAGE_ADDRESS_RULE = 'must be a path or an http(s) URL';
 export const RESERVED_TYPE_RULE =
-  '`lead` is reserved for conversions, recorded by POST /api/leads and POST /api/support/send';
+  '`lead` is reserved for conversions, recorded by POST /api/leads, POST /api/contact and POST /api/support/send';
+export const ENGAGEMENT_TIME_RULE =
+  'is required with type `engagement` (the milliseconds the page was visible)';
 /** A page given as a path is resolved against this placeholder (track.ts takes the path from it). */
 export const PAGE_BASE = 'http://relative.invalid/';
 
@@ -146,13 +148,17 @@ export const TrackBody = z
       .min(0)
       .optional()
       .openapi({
-        description: `With \`type: engagement\`: the time the page was visible, in milliseconds (at most ${L.engagementMs} counted).`,
+        description: `With \`type: engagement\` (and required there): the time the page was visible, in milliseconds (at most ${L.engagementMs} counted).`,
         example: 12_500,
       }),
   })
   .refine((body) => body.page !== undefined || body.url !== undefined, {
     message: 'page (or url) is required',
     path: ['page'],
+  })
+  .refine((body) => body.type !== 'engagement' || body.engagementMs !== undefined, {
+    message: ENGAGEMENT_TIME_RULE,
+    path: ['engagementMs'],
   })
   .openapi('TrackEvent');
 

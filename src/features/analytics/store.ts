@@ -46,7 +46,7 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
     };
     const visitors = new Map<string, { day: string; visitor_hash: string }>();
     const events: AnalyticsEventRow[] = [];
-    for (const { row: e, kind, engagementMs } of batch) {
+    for (const { row: e, kind, engagementMs, conversion } of batch) {
       if (kind === 'engagement') {
         bump('engagement', e.day, e.page, engagementMs);
         continue;
@@ -56,7 +56,9 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
       bump('page', e.day, e.page);
       bump('country', e.day, e.country ?? '');
       bump('type', e.day, e.type);
-      bump('referrer', e.day, e.referrer_host);
+      // A conversion carries its form's referrer to start a visit with, but is no referral of its own:
+      // the visit's page view counted it already (stats.ts and sampled-stats.ts skip it too).
+      if (!conversion) bump('referrer', e.day, e.referrer_host);
       visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
     }
     const engine = engineOf(tx);

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { maskContactDetails, maskContactDetailsIn } from '../../text/contact-details.ts';
+import {
+  maskContactDetails,
+  maskContactDetailsIn,
+  mayHoldContactDetails,
+} from '../../text/contact-details.ts';
 import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { fromPlausible } from './plausible.ts';
 import {
+  ENGAGEMENT_TIME_RULE,
   isPageAddress,
   longerThan,
   NO_CONTROL_CHARS,
@@ -181,6 +186,8 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
       invalid('engagementMs: must be a number of milliseconds, at least 0');
     }
     engagementMs = value;
+  } else if (type === ENGAGEMENT_TYPE) {
+    invalid(`engagementMs: ${ENGAGEMENT_TIME_RULE}`);
   }
   return {
     type,
@@ -315,15 +322,19 @@ export function utcDay(ms: number): string {
   return lastDay.day;
 }
 
-/** A value that may hold an e-mail address or a phone number: `@`, its percent-encoding, `+`. */
-const CONTACT_SIGN = /@|%40|\+/;
-
-/** The properties as stored: JSON, every string value with its contact details masked. */
+/** The properties as stored: JSON, every key and string value with its contact details masked. */
 function propertiesText(properties: Record<string, unknown>): string {
   const text = JSON.stringify(properties);
-  if (!CONTACT_SIGN.test(text)) return text;
-  return JSON.stringify(properties, (_key, value: unknown) =>
-    typeof value === 'string' ? maskContactDetails(value) : value,
+  return mayHoldContactDetails(text) ? JSON.stringify(masked(properties)) : text;
+}
+
+function masked(value: unknown): unknown {
+  if (typeof value === 'string') return maskContactDetails(value);
+  if (Array.isArray(value)) return value.map(masked);
+  if (value === null || typeof value !== 'object') return value;
+  // Keys too: a site may name a property after a person ({"ana@example.com": "signed up"}).
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [maskContactDetails(key), masked(inner)]),
   );
 }
 

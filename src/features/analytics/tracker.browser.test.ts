@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../../../test/support/chromium.ts';
@@ -93,17 +94,46 @@ describe.skipIf(!HAS_CHROMIUM)('the tracker script and Plausible’s tracker, in
       .events;
   };
 
-  it('is served small, cached by a content hash, with no cookie', async () => {
+  /** The answer's bytes as sent (fetch would decompress them). */
+  const rawScript = (acceptEncoding: string) =>
+    new Promise<{ headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+      get(
+        `${server.url}/api/analytics/script.js`,
+        { headers: { 'accept-encoding': acceptEncoding } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        },
+      ).on('error', reject);
+    });
+
+  it('is served small, gzip-compressed when accepted, cached by a content hash, with no cookie', async () => {
     const response = await fetch(`${server.url}/api/analytics/script.js`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/javascript/);
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(response.headers.get('vary')).toMatch(/\bAccept-Encoding\b/);
     expect(response.headers.get('set-cookie')).toBeNull();
+    // fetch asks for gzip (and undoes it).
+    expect(response.headers.get('content-encoding')).toBe('gzip');
     const etag = response.headers.get('etag');
-    expect(etag).toBe(trackerScript().etag);
+    expect(etag).toBe(trackerScript({ 'accept-encoding': 'gzip' }).etag);
     const body = await response.text();
-    expect(gzipSync(body, { level: 9 }).byteLength).toBeLessThan(2048);
     expect(body).not.toMatch(/localStorage|sessionStorage|document\.cookie/);
+
+    const gzipped = await rawScript('gzip, deflate, br');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.bytes.byteLength).toBeLessThan(2048);
+    expect(gunzipSync(gzipped.bytes).toString('utf8')).toBe(body);
+    // As written when gzip is not accepted, with a tag of its own.
+    for (const acceptEncoding of ['identity', 'gzip;q=0, br', '']) {
+      const plain = await rawScript(acceptEncoding);
+      expect(plain.headers['content-encoding'], acceptEncoding).toBeUndefined();
+      expect(plain.headers.etag).not.toBe(etag);
+      expect(plain.bytes.toString('utf8')).toBe(body);
+    }
+
     // RFC 9110's weak comparison: the tag as a CDN that compressed the script sends it back, in a list, or `*`.
     for (const ifNoneMatch of [etag!, `W/${etag}`, `"other", ${etag}`, '*']) {
       const again = await fetch(`${server.url}/api/analytics/script.js`, {

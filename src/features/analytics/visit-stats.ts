@@ -4,6 +4,7 @@ import { FILTER_COLUMNS, type StatsFilters } from './filters.ts';
 import { topBy } from './rank.ts';
 import type { StatsRange } from './rollup-reads.ts';
 import { tierPlan, tierRows } from './rollup-tiers.ts';
+import { CONVERSION_TYPE } from './track.ts';
 import { VISIT_METRICS, type VisitDimension, type VisitMetrics } from './visits.ts';
 
 /**
@@ -249,7 +250,7 @@ export async function readFilteredEvents(db: Db, range: StatsRange, top: number,
     const { rows } = await sql<{ value: string | null; n: number | string }>`
       select ${sql.ref(`e.${column}`)} as value, count(*) as n
       from analytics_events e join analytics_visits v on v.id = e.visit_id
-      where ${where} ${column === 'referrer_host' ? sql`and e.referrer_host is not null` : sql``}
+      where ${where} ${column === 'referrer_host' ? sql`and e.referrer_host is not null and e.type <> ${CONVERSION_TYPE}` : sql``}
       group by ${sql.ref(`e.${column}`)}
       order by n desc, ${byName(db, sql`coalesce(${sql.ref(`e.${column}`)}, '')`)} asc
       limit ${top}`.execute(db);

@@ -26,6 +26,7 @@ describe('GET /metrics', () => {
     ctx.deps.metrics.recordOutboundError('pipedrive');
     const credentials: Record<string, string>[] = [
       { Authorization: 'Bearer metrics-secret' },
+      { Authorization: 'bearer metrics-secret' },
       { 'X-Admin-Api-Key': 'admin-secret' },
     ];
     for (const headers of credentials) {

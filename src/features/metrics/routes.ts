@@ -31,7 +31,8 @@ export function metricsRoutes() {
   });
   return router.openapi(metricsRoute, async (c) => {
     const { config, metrics } = c.env.deps;
-    const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    // The scheme's name is case-insensitive (RFC 9110 11.1).
+    const bearer = /^Bearer +(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     const allowed =
       secretMatches(bearer, config.secrets.metrics) ||
       secretMatches(c.req.header('x-admin-api-key'), config.secrets.admin);

@@ -425,9 +425,14 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect(JSON.parse(text)).toEqual(POSTS);
   });
 
-  it('serves a stale copy when WordPress fails, and 502 when there is none', async () => {
+  const wordpressErrors = async () =>
+    (await ctx.deps.metrics.outboundErrors.get()).values.find((v) => v.labels.service === 'wordpress')
+      ?.value ?? 0;
+
+  it('serves a stale copy when WordPress fails, and 502 when there is none; each failure is counted', async () => {
     mode = 'ok';
     await get('/api/posts?per_page=9');
+    const failedBefore = await wordpressErrors();
     mode = 'down';
     const stale = await get('/api/posts?per_page=9&cache=false');
     expect(stale.status).toBe(200);
@@ -437,6 +442,7 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     mode = 'ok';
     expect(none.status).toBe(502);
     expect((await none.json()).error.code).toBe('EXTERNAL_SERVICE_ERROR');
+    expect(await wordpressErrors()).toBe(failedBefore + 2);
   });
 
   it('never caches a 403 bot challenge: 502 with the remedy logged, or the stale copy', async () => {

@@ -44,6 +44,8 @@ export interface ProxyContext {
   admit: () => Promise<void>;
   ttlSeconds: number;
   logger: Logger;
+  /** Where a failed call to WordPress is counted (`outbound_errors_total{service="wordpress"}`). */
+  metrics?: { recordOutboundError(service: string): void };
 }
 
 export interface ProxyRequest {
@@ -201,7 +203,10 @@ async function fetchUpstream(
   owns: () => boolean,
 ): Promise<UpstreamOutcome> {
   const wordpress = ctx.wordpress as WordPressClient;
+  // WordPress failed (unreachable, timed out, an error, a challenge, not JSON): counted, logged, and
+  // answered from the expired copy when there is one.
   const staleOr = async (error: PostsFailure, log: () => void): Promise<UpstreamOutcome> => {
+    ctx.metrics?.recordOutboundError('wordpress');
     log();
     const stale = await ctx.cache.get<CachedPosts>(key);
     if (stale) return { value: stale.value, stale: true };

@@ -234,6 +234,7 @@ export function postsRoutes() {
             limitFields = await upstreamRate(c);
           },
           ttlSeconds: deps.config.postsCacheTtlSeconds,
+          metrics: deps.metrics,
           // The request's child logger is made only if a warning is logged.
           get logger() {
             return c.env.logger;

@@ -66,7 +66,7 @@ export class PageSpeedInsightsEngine implements PageSpeedEngine {
         );
       } catch (error) {
         if (bound.aborted || attempt >= maxAttempts) {
-          throw new PageSpeedError('PageSpeed Insights did not answer in time.', { cause: error });
+          throw new PageSpeedError(PSI_TIMED_OUT, { cause: error, upstream: true });
         }
         await sleep(backoff(attempt, backoffBaseMs), bound);
         continue;
@@ -93,7 +93,7 @@ export class PageSpeedInsightsEngine implements PageSpeedEngine {
           aboutThePage
             ? `PageSpeed Insights failed: ${detail.slice(detail.indexOf(': ') + 2)}`
             : PSI_UNAVAILABLE,
-          { permanent: !retryable, detail },
+          { permanent: !retryable, upstream: !aboutThePage, detail },
         );
       }
       const retryAfter = Number(response.headers.get('retry-after'));
@@ -107,6 +107,8 @@ export class PageSpeedInsightsEngine implements PageSpeedEngine {
 }
 
 /** What a visitor is told when PageSpeed Insights fails for a reason of ours or Google's. */
+const PSI_TIMED_OUT = 'PageSpeed Insights did not answer in time.';
+
 export const PSI_UNAVAILABLE =
   'PageSpeed Insights could not analyse the page right now; please try again later.';
 
@@ -116,13 +118,13 @@ function backoff(attempt: number, baseMs: number): number {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new PageSpeedError('PageSpeed Insights did not answer in time.'));
+    if (signal.aborted) return reject(new PageSpeedError(PSI_TIMED_OUT, { upstream: true }));
     const timer = setTimeout(resolve, ms);
     signal.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        reject(new PageSpeedError('PageSpeed Insights did not answer in time.'));
+        reject(new PageSpeedError(PSI_TIMED_OUT, { upstream: true }));
       },
       { once: true },
     );

@@ -85,13 +85,22 @@ export class PageSpeedError extends Error {
   readonly refused: boolean;
   /** What the service said, for the operator's log: `message` is what the visitor is told. */
   readonly detail: string | null;
+  /** True when the analysing service itself failed (no answer, a bad key, a quota), not the page. */
+  readonly upstream: boolean;
   constructor(
     message: string,
-    options: { permanent?: boolean; refused?: boolean; cause?: unknown; detail?: string } = {},
+    options: {
+      permanent?: boolean;
+      refused?: boolean;
+      upstream?: boolean;
+      cause?: unknown;
+      detail?: string;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.permanent = options.permanent ?? false;
     this.refused = options.refused ?? false;
+    this.upstream = options.upstream ?? false;
     this.detail = options.detail ?? null;
   }
 }
