@@ -58,6 +58,8 @@ describe('configuration', () => {
 
   it.each([
     [{ ADMIN_API_SECRET: 'same', CHAT_API_SECRET: 'same' }, 'ADMIN_API_SECRET'],
+    [{ CACHE_API_SECRET: 'same', CHAT_API_SECRET: 'same' }, 'CACHE_API_SECRET'],
+    [{ METRICS_API_SECRET: 'same', CHAT_API_SECRET: 'same' }, 'METRICS_API_SECRET'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ AI_BASE_URL: 'not a url', AI_MODEL: 'm' }, 'AI_BASE_URL'],
     [{ AI_BASE_URL: 'http://llm.local/v1' }, 'AI_MODEL'],

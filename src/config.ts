@@ -228,8 +228,14 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     '`X-Admin-Api-Key` secret (admin API); must differ from the chat secret',
     'unset: admin API rejects all',
   ],
-  CACHE_API_SECRET: ['`X-Cache-Api-Key` secret (posts cache purge)', 'unset: purge rejects all'],
-  METRICS_API_SECRET: ['bearer secret for `/metrics` (the admin secret works too)', 'unset'],
+  CACHE_API_SECRET: [
+    '`X-Cache-Api-Key` secret (posts cache purge); must differ from the chat secret',
+    'unset: purge rejects all',
+  ],
+  METRICS_API_SECRET: [
+    'bearer secret for `/metrics` (the admin secret works too); must differ from the chat secret',
+    'unset',
+  ],
   CAPTCHA_SECRET: ['siteverify secret (reCAPTCHA v3, Turnstile, hCaptcha)', 'unset: not enforced (warned)'],
   CAPTCHA_VERIFY_URL: ['siteverify endpoint', '`https://www.google.com/recaptcha/api/siteverify`'],
   CAPTCHA_MIN_SCORE: ['lowest accepted score when the provider returns one', '`0.5`'],
@@ -465,17 +471,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
 
-  if (e.ADMIN_API_SECRET && e.CHAT_API_SECRET && e.ADMIN_API_SECRET === e.CHAT_API_SECRET) {
-    throw new ConfigError(
-      'ADMIN_API_SECRET',
-      'must not equal CHAT_API_SECRET (the chat secret ships to browsers)',
-    );
-  }
-  if (e.PRIVACY_AUDIT_SECRET && e.PRIVACY_AUDIT_SECRET === e.CHAT_API_SECRET) {
-    throw new ConfigError(
-      'PRIVACY_AUDIT_SECRET',
-      'must not equal CHAT_API_SECRET (the chat secret ships to browsers)',
-    );
+  // The chat secret ships to browsers: a secret equal to it is no secret.
+  for (const name of [
+    'ADMIN_API_SECRET',
+    'CACHE_API_SECRET',
+    'METRICS_API_SECRET',
+    'PRIVACY_AUDIT_SECRET',
+  ] as const) {
+    if (e[name] && e.CHAT_API_SECRET && e[name] === e.CHAT_API_SECRET) {
+      throw new ConfigError(name, 'must not equal CHAT_API_SECRET (the chat secret ships to browsers)');
+    }
   }
   if (e.NODE_ENV === 'production' && !e.CAPTCHA_SECRET && e.CAPTCHA_DISABLED !== true) {
     throw new ConfigError(

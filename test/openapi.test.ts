@@ -229,6 +229,43 @@ describe('/openapi.json for client generators', () => {
     }
   });
 
+  it('documents the status the server answers for a path parameter far too long, on every operation that takes one', async () => {
+    const keys = {
+      admin: 'admin-secret-openapi',
+      chat: 'chat-secret-openapi',
+      cache: 'cache-secret-openapi',
+    };
+    const keyed = await createTestApp({
+      env: { ADMIN_API_SECRET: keys.admin, CHAT_API_SECRET: keys.chat, CACHE_API_SECRET: keys.cache },
+    });
+    try {
+      const headers = {
+        'x-admin-api-key': keys.admin,
+        'x-chat-api-key': keys.chat,
+        'x-cache-api-key': keys.cache,
+        'content-type': 'application/json',
+      };
+      let checked = 0;
+      for (const { name, operation } of operations) {
+        const [method, path] = name.split(' ') as [string, string];
+        if (!path.includes('{')) continue;
+        const response = await keyed.app.request(path.replace(/\{[^}]+\}/g, 'x'.repeat(300)), {
+          method,
+          headers,
+          body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+        });
+        await response.arrayBuffer();
+        expect.soft(Object.keys(operation.responses), `${name} answered ${response.status}`).toContain(
+          String(response.status),
+        );
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(10);
+    } finally {
+      await keyed.close();
+    }
+  });
+
   it('names the server from PUBLIC_BASE_URL', () => {
     expect(document.servers).toEqual([{ url: PUBLIC_BASE_URL, description: expect.any(String) }]);
   });

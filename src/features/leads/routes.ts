@@ -208,7 +208,7 @@ const getRoute = createRoute({
       description: 'The lead',
       content: { 'application/json': { schema: z.object({ success: z.literal(true), lead: LeadView }) } },
     },
-    ...errorResponses({ 404: 'NOT_FOUND' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND' }),
   },
 });
 

@@ -45,10 +45,28 @@ function toApiError(error: unknown): unknown {
 }
 
 const tags = ['Posts'];
+/** What a proxied answer says besides the body: where it came from and WordPress's pagination. */
+const POSTS_HEADERS = {
+  ...RATE_LIMIT_HEADERS,
+  'X-Cache': {
+    description:
+      '`HIT` (from the cache), `MISS` (fetched and cached), `BYPASS` (`cache=false`), or `STALE` (an expired copy, WordPress failing).',
+    schema: { type: 'string' as const, enum: ['HIT', 'MISS', 'BYPASS', 'STALE'], example: 'HIT' },
+  },
+  'X-WP-Total': {
+    description: 'WordPress’s count of matching items, when it sent one (lists).',
+    schema: { type: 'string' as const, example: '42' },
+  },
+  'X-WP-TotalPages': {
+    description: 'WordPress’s count of pages at this `per_page`, when it sent one (lists).',
+    schema: { type: 'string' as const, example: '5' },
+  },
+};
+
 const jsonOk = (description: string) => ({
   200: {
     description,
-    headers: RATE_LIMIT_HEADERS,
+    headers: POSTS_HEADERS,
     content: { 'application/json': { schema: WordPressJson } },
   },
   ...errorResponses(400, 404, 429, 502, 503),

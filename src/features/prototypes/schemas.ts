@@ -1,11 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { PROTOTYPE_LIMITS } from './limits.ts';
 
+/** No lead id is longer (they are UUIDs); a longer one is refused before any lookup. */
+export const LEAD_ID_MAX_LENGTH = 128;
+
 export const LeadIdParams = z.object({
   id: z
     .string()
     .min(1)
-    .max(128)
+    .max(LEAD_ID_MAX_LENGTH)
     // Lead ids are UUIDs, written lower-case; a UUID is the same id in either case.
     .transform((id) => id.toLowerCase())
     .openapi({

@@ -32,10 +32,10 @@ const downloadRoute = createRoute({
   },
   responses: {
     200: {
-      description: 'The file',
-      content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+      description: 'The file, with the type its bytes were checked to have at upload (`text/plain` for text)',
+      content: { '*/*': { schema: z.string().openapi({ format: 'binary' }) } },
     },
-    ...errorResponses({ 401: 'UNAUTHORIZED', 404: 'NOT_FOUND' }),
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 404: 'NOT_FOUND' }),
   },
 });
 

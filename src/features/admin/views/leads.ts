@@ -32,7 +32,10 @@ const leadRoute = createRoute({
   security,
   summary: "One lead's full record: wizard answers, classification, CRM outcome, prototype, e-mails",
   request: { params: LeadIdPath },
-  responses: { ...json(AdminLeadDetail, 'The lead'), ...apiErrors({ 404: 'NOT_FOUND' }) },
+  responses: {
+    ...json(AdminLeadDetail, 'The lead'),
+    ...apiErrors({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND' }),
+  },
 });
 
 function rowView(row: AdminLeadRow) {

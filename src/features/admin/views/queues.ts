@@ -25,7 +25,7 @@ const retryAllRoute = createRoute({
   request: { params: QueueParams },
   responses: {
     ...json(RetryResponse, 'How many jobs were retried'),
-    ...apiErrors({ 404: 'NOT_FOUND: no such queue' }),
+    ...apiErrors({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND: no such queue' }),
   },
 });
 
@@ -39,7 +39,7 @@ const retryOneRoute = createRoute({
   request: { params: QueueJobParams },
   responses: {
     ...json(RetryResponse, 'The job was retried'),
-    ...apiErrors({ 404: 'NOT_FOUND: no such queue, or no dead job with that id' }),
+    ...apiErrors({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND: no such queue, or no dead job with that id' }),
   },
 });
 

@@ -1,8 +1,10 @@
 import { errorResponse } from '../../../http/error-responses.ts';
 import { ApiError } from '../../../http/errors.ts';
+import { LEAD_ID_MAX_LENGTH } from '../schemas.ts';
 import { PrototypeRefusal } from '../service.ts';
 
 export const leadErrors = {
+  400: errorResponse(`\`VALIDATION_ERROR\`: an id longer than ${LEAD_ID_MAX_LENGTH} characters`),
   404: errorResponse('`NOT_FOUND`: no lead has this id'),
   409: errorResponse('`CONFLICT`: the lead is classified spam or vendor, or did not ask for a prototype'),
 };

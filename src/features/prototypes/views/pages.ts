@@ -14,7 +14,7 @@ import {
   renderPreviewPage,
   renderPreviewUnavailable,
 } from '../preview.ts';
-import { LeadIdParams } from '../schemas.ts';
+import { LEAD_ID_MAX_LENGTH, LeadIdParams } from '../schemas.ts';
 import { eligibleLead } from '../service.ts';
 import { latestAttempt, latestResult } from '../store.ts';
 
@@ -35,6 +35,7 @@ const previewRoute = createRoute({
   request: { params: LeadIdParams, query: z.object({ lang: z.string().max(16).optional() }) },
   responses: {
     200: html('The preview page'),
+    400: errorResponse(`\`VALIDATION_ERROR\`: an id longer than ${LEAD_ID_MAX_LENGTH} characters`),
     404: html('No lead has this id (an HTML page)'),
     409: html('No prototype for this lead: spam, vendor or not asked for (an HTML page)'),
   },
@@ -54,6 +55,7 @@ const documentRoute = createRoute({
   responses: {
     200: html('The document'),
     302: { description: 'Redirect to the v0 demo' },
+    400: errorResponse(`\`VALIDATION_ERROR\`: an id longer than ${LEAD_ID_MAX_LENGTH} characters`),
     404: errorResponse('`NOT_FOUND`: no lead with this id, or no completed prototype yet'),
   },
 });
