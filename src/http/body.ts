@@ -38,6 +38,20 @@ function tooLarge(maxBytes: number): ApiError {
   });
 }
 
+/** The media type of a Content-Type, lower-cased, without parameters. */
+export function mediaType(contentType: string | undefined): string {
+  const value = contentType ?? '';
+  const semicolon = value.indexOf(';');
+  return (semicolon >= 0 ? value.slice(0, semicolon) : value).trim().toLowerCase();
+}
+
+export const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'] as const;
+
+/** A plain HTML form's encodings (`enctype`), which a browser posts as a page navigation. */
+export function isFormContentType(contentType: string | undefined): boolean {
+  return (FORM_TYPES as readonly string[]).includes(mediaType(contentType));
+}
+
 export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(value.trim());
 }

@@ -10,6 +10,9 @@ export const CORS_ALLOWED_HEADERS = [
   'X-Admin-Api-Key',
   'X-Cache-Api-Key',
   'Last-Event-ID',
+  // W3C trace context, sent by a browser instrumented with OpenTelemetry (docs/operations.md).
+  'traceparent',
+  'tracestate',
 ];
 export const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
@@ -18,6 +21,7 @@ export const CORS_EXPOSED_HEADERS = [
   'RateLimit',
   'X-WP-Total',
   'X-WP-TotalPages',
+  'X-Cache',
 ];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');

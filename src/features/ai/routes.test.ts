@@ -73,6 +73,8 @@ describe('routing, envelope and headers', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
     expect(res.headers.get('access-control-allow-headers')).toMatch(/Content-Type/);
+    // A browser instrumented with OpenTelemetry sends the trace context across origins.
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/\btraceparent\b/);
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 

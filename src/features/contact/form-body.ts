@@ -1,21 +1,7 @@
 import type { Context } from 'hono';
-import { isJsonContentType } from '../../http/body.ts';
+import { isJsonContentType, mediaType } from '../../http/body.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
-
-/** The media type of a Content-Type, lower-cased, without parameters. */
-function mediaType(contentType: string | undefined): string {
-  const value = contentType ?? '';
-  const semicolon = value.indexOf(';');
-  return (semicolon >= 0 ? value.slice(0, semicolon) : value).trim().toLowerCase();
-}
-
-export const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'] as const;
-
-/** A plain HTML form's encodings (`enctype`), which a browser posts as a page navigation. */
-export function isFormContentType(contentType: string | undefined): boolean {
-  return (FORM_TYPES as readonly string[]).includes(mediaType(contentType));
-}
 
 const UNSUPPORTED =
   'Send the form as application/json, application/x-www-form-urlencoded or multipart/form-data.';

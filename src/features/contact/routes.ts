@@ -1,10 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { clientOrigin } from '../../http/client-ip.ts';
-import type { AppEnv } from '../../http/env.ts';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError } from '../../http/errors.ts';
+import {
+  acceptLanguage,
+  answersWithPage,
+  formErrorPage,
+  formPageAnswer,
+  siteOrigins,
+  siteRedirect,
+  thankYouPage,
+} from '../../http/form-pages.ts';
 import { createRouter } from '../../http/openapi.ts';
 import {
   ADMIN_KEY_OPTIONAL,
@@ -17,14 +23,6 @@ import { describeZodError } from '../../text/validation-message.ts';
 import type { ConversionRecorder } from '../analytics/port.ts';
 import { normalizeLanguage } from '../support/port.ts';
 import { readContactFields } from './form-body.ts';
-import {
-  acceptLanguage,
-  answersWithPage,
-  formErrorPage,
-  PAGE_CSP,
-  siteRedirect,
-  thankYouPage,
-} from './form-pages.ts';
 import { HONEYPOT_FIELD, CONTACT_LIMITS as L } from './limits.ts';
 import { ContactBody, ContactCreated, ContactList, ContactListQuery } from './schemas.ts';
 import { contactView, listContacts } from './store.ts';
@@ -92,18 +90,6 @@ const submitDoc = createRoute({
     }),
   },
 });
-
-/** The site's own origins, where `redirect` may send the browser. */
-function siteOrigins(c: Context<AppEnv>): string[] {
-  const { siteOrigin, wwwSiteOrigin } = c.env.deps.config;
-  return wwwSiteOrigin ? [siteOrigin, wwwSiteOrigin] : [siteOrigin];
-}
-
-function pageAnswer(c: Context<AppEnv>, body: string, status: ContentfulStatusCode) {
-  c.header('Content-Security-Policy', PAGE_CSP);
-  c.header('Cache-Control', 'no-store');
-  return c.html(body, status);
-}
 
 const listRoute = createRoute({
   method: 'get',
@@ -173,12 +159,12 @@ export function contactRoutes(conversions: ConversionRecorder) {
         c.header(RATE_LIMIT_HEADER, undefined);
         return c.redirect(redirect, 303);
       }
-      return pageAnswer(c, thankYouPage(language, body.name, `${c.env.deps.config.siteOrigin}/`), 200);
+      return formPageAnswer(c, thankYouPage(language, body.name, `${c.env.deps.config.siteOrigin}/`), 200);
     } catch (error) {
       if (!page || !(error instanceof ApiError) || error.status >= 500) throw error;
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       const body = formErrorPage(language, error, `${c.env.deps.config.siteOrigin}/`);
-      return pageAnswer(c, body, error.status);
+      return formPageAnswer(c, body, error.status);
     }
   });
   return router.openapi(listRoute, async (c) => {

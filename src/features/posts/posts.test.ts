@@ -197,6 +197,7 @@ describe.each(await testEngines())('posts proxy on %s', (engine) => {
     expect(first.headers.get('x-wp-totalpages')).toBe('21');
     expect(first.headers.get('x-cache')).toBe('MISS');
     expect(first.headers.get('access-control-expose-headers')).toContain('X-WP-TotalPages');
+    expect(first.headers.get('access-control-expose-headers')).toContain('X-Cache');
     expect(upstream().at(-1)).toBe('/wp-json/wp/v2/posts?_embed=1&categories=3&page=1&per_page=2');
 
     const before = wp.requests.length;

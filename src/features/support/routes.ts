@@ -1,11 +1,23 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireJson } from '../../http/body.ts';
+import { brokenRequestStatus } from '../../http/broken-request.ts';
 import { clientOrigin } from '../../http/client-ip.ts';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../http/error-responses.ts';
 import { ApiError, type ErrorCode, mapErrors } from '../../http/errors.ts';
+import {
+  acceptLanguage,
+  answersNavigationWithPage,
+  formErrorPage,
+  formPageAnswer,
+  siteOrigins,
+  siteRedirect,
+  thankYouPage,
+} from '../../http/form-pages.ts';
 import { createRouter } from '../../http/openapi.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
+import { rateLimit, rateLimiter } from '../../http/rate-limit.ts';
+import { RATE_LIMIT_HEADER } from '../../http/rate-limit-fields.ts';
 import type { ConversionRecorder } from '../analytics/port.ts';
+import { normalizeLanguage } from './deps.ts';
 import {
   SupportRefusal,
   type SupportRefusalReason,
@@ -92,13 +104,24 @@ const ticketDoc = createRoute({
     `${UPLOAD_LIMITS.maxTotalFileBytes} in all (→ 413), types checked by the bytes (→ 415), the whole ` +
     'body within UPLOAD_TIMEOUT_MS (→ 408). Then the fields are validated, the CAPTCHA verified, and ' +
     'the ticket and its files stored in one transaction; the customer gets a confirmation e-mail and ' +
-    'the support team the ticket with its files.',
+    'the support team the ticket with its files. The CAPTCHA token may come as `recaptchaToken` or under ' +
+    'its widget’s own field (`g-recaptcha-response`, `cf-turnstile-response`, `h-captcha-response`). ' +
+    'A browser’s plain form post (an `Accept` naming `text/html` and not JSON, as `fetch` does not by default) gets pages, as the contact form ' +
+    'does: a 303 to `redirect` (a URL on the site), or a thank-you page naming the ticket; a refusal is an ' +
+    'HTML page with the same status; `language` (`es`/`en`, else Accept-Language) chooses their language.',
   request: { body: { required: true, content: { 'multipart/form-data': { schema: TicketMultipart } } } },
   responses: {
     200: {
-      description: 'Ticket created',
+      description: "Ticket created (a browser's form post without `redirect`: the thank-you page)",
       headers: RATE_LIMIT_HEADERS,
-      content: { 'application/json': { schema: TicketCreated } },
+      content: {
+        'application/json': { schema: TicketCreated },
+        'text/html': { schema: { type: 'string' } },
+      },
+    },
+    303: {
+      description: "A browser's form post with `redirect`: sent there",
+      headers: { Location: { description: 'The `redirect` URL', schema: { type: 'string' } } },
     },
     ...errorResponses({
       400: 'VALIDATION_ERROR (fields, a sixth file, malformed body) or CAPTCHA_FAILED',
@@ -136,20 +159,49 @@ export function supportRoutes(conversions: ConversionRecorder) {
   });
 
   router.openAPIRegistry.registerPath(ticketDoc);
-  router.post(TICKETS_PATH, rateLimit({ name: 'support-tickets', ...TICKET_RATE }), async (c) => {
+  const ticketRate = rateLimiter({ name: 'support-tickets', ...TICKET_RATE });
+  router.post(TICKETS_PATH, async (c) => {
     const deps = c.env.deps;
-    const { ip } = clientOrigin(c, deps.config.trustProxy);
-    // The multipart reader (busboy, file-type) is loaded on the first ticket, not at start-up.
-    const { readMultipart } = await import('./multipart.ts');
-    const upload = await mapErrors(
-      readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs }),
-      toApiError,
-    );
-    const { ticketId } = await mapErrors(
-      createTicket({ ...deps, logger: c.env.logger }, upload, ip),
-      toApiError,
-    );
-    return c.json({ success: true as const, ticketId }, 200);
+    // A plain HTML form posted by the browser gets pages, as the contact form does (http/form-pages.ts).
+    const page = answersNavigationWithPage(c.req.header('content-type'), c.req.header('accept'));
+    let language = normalizeLanguage(acceptLanguage(c.req.header('accept-language')));
+    const siteUrl = `${deps.config.siteOrigin}/`;
+    try {
+      await ticketRate(c);
+      const { ip } = clientOrigin(c, deps.config.trustProxy);
+      // The multipart reader (busboy, file-type) is loaded on the first ticket, not at start-up.
+      const { readMultipart } = await import('./multipart.ts');
+      const upload = await mapErrors(
+        readMultipart(c.req.raw, { timeoutMs: deps.config.uploadTimeoutMs }),
+        toApiError,
+      );
+      const { language: named, redirect: redirectField, fullName } = upload.fields;
+      if (typeof named === 'string') language = normalizeLanguage(named.slice(0, 16));
+      const redirect =
+        page && typeof redirectField === 'string' && redirectField !== ''
+          ? siteRedirect(redirectField, siteOrigins(c))
+          : null;
+      const { ticketId } = await mapErrors(
+        createTicket({ ...deps, logger: c.env.logger }, upload, ip),
+        toApiError,
+      );
+      if (!page) return c.json({ success: true as const, ticketId }, 200);
+      if (redirect) {
+        // A low `RateLimit` on a redirect may hold a client back from following it (the draft's advice).
+        c.header(RATE_LIMIT_HEADER, undefined);
+        return c.redirect(redirect, 303);
+      }
+      return formPageAnswer(c, thankYouPage(language, String(fullName ?? ''), siteUrl, ticketId), 200);
+    } catch (error) {
+      const answerable =
+        page &&
+        error instanceof ApiError &&
+        error.status < 500 &&
+        brokenRequestStatus(c.env.incoming, c.env.outgoing) === null;
+      if (!answerable) throw error;
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return formPageAnswer(c, formErrorPage(language, error, siteUrl), error.status);
+    }
   });
 
   return router;

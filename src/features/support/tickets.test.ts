@@ -14,6 +14,7 @@ import {
   uniqueEmail,
 } from '../../../test/support/features/support.ts';
 import { startSmtpStandIn } from '../../../test/support/smtp-stand-in.ts';
+import { CAPTCHA_WIDGET_FIELDS } from '../../integrations/captcha/captcha.ts';
 import { MAX_TICKET_BODY_BYTES, TICKET_ID_PATTERN, UPLOAD_LIMITS } from './limits.ts';
 import { getTicket } from './store.ts';
 import { newTicketId } from './tickets.ts';
@@ -617,6 +618,16 @@ describe.each(engines)('POST /api/support/tickets on %s', (engine) => {
       await expectRefused(res, 400, 'CAPTCHA_FAILED');
     }
     await expectNothingStored(before);
+  });
+
+  it("a plain HTML form's CAPTCHA widget field (reCAPTCHA, Turnstile, hCaptcha) is the token", async () => {
+    for (const field of CAPTCHA_WIDGET_FIELDS) {
+      const accepted = await post(ticketForm({ recaptchaToken: undefined, [field]: 'ok-token' }));
+      expect(accepted.status, field).toBe(200);
+      await accepted.arrayBuffer();
+      const refused = await post(ticketForm({ recaptchaToken: undefined, [field]: 'bad-token' }));
+      await expectRefused(refused, 400, 'CAPTCHA_FAILED');
+    }
   });
 
   it('bad fields → 400 VALIDATION_ERROR; not multipart → 415; files in another field → 400', async () => {

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { withTransaction } from '../../db/database.ts';
+import { widgetToken } from '../../integrations/captcha/captcha.ts';
 import { enqueueEmail } from '../../integrations/mail/index.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
 import { describeZodError } from '../../text/validation-message.ts';
@@ -35,7 +36,9 @@ export async function createTicket(
   const parsed = TicketFields.safeParse(upload.fields);
   if (!parsed.success) throw new SupportRefusal('invalid', describeZodError(parsed.error));
   const input = parsed.data;
-  await requireCaptcha(deps, input.recaptchaToken, clientIp, 'support ticket');
+  // A plain HTML form with the provider's widget posts the token under the widget's own name.
+  const token = input.recaptchaToken ?? widgetToken(upload.fields);
+  await requireCaptcha(deps, token, clientIp, 'support ticket');
 
   // The ticket, its files and both e-mails commit together: a crash after the commit leaves the
   // e-mails queued (the support team's carries the files, read from the database when sent), a

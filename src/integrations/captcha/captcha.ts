@@ -17,6 +17,25 @@ export interface CaptchaVerifier {
 export const CAPTCHA_TIMEOUT_MS = 5000;
 
 /**
+ * The hidden fields the providers' widgets fill in a plain HTML form (reCAPTCHA, Turnstile,
+ * hCaptcha): a form posted without JavaScript carries its token under one of these names.
+ */
+export const CAPTCHA_WIDGET_FIELDS = [
+  'g-recaptcha-response',
+  'cf-turnstile-response',
+  'h-captcha-response',
+] as const;
+
+/** The token a form's fields carry under a widget's own name, or undefined. */
+export function widgetToken(fields: Readonly<Record<string, unknown>>): string | undefined {
+  for (const name of CAPTCHA_WIDGET_FIELDS) {
+    const value = fields[name];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return undefined;
+}
+
+/**
  * siteverify's error codes that blame the site or the verifier, not the token (reCAPTCHA, Turnstile
  * and hCaptcha spellings): the secret is missing or wrong, the request was malformed, or the
  * verifier failed internally.

@@ -1,3 +1,4 @@
+import * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { extractHtml, MAX_GENERATED_HTML_BYTES, sanitizeGeneratedHtml } from './sanitize.ts';
 
@@ -36,6 +37,27 @@ describe('sanitizeGeneratedHtml', () => {
     expect(html).toContain('<h1>Casa Aurora</h1>');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<meta charset="utf-8">');
+  });
+
+  it('leaves no handler in the tree a browser parses from its output (mutation XSS through foreign content)', () => {
+    const vectors = [
+      '<math><mtext><table><mglyph><style><img src=x onerror=alert(8)></style></mglyph></table></mtext></math>',
+      '<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">',
+      '<svg><p><style><img src=x onerror=alert(2)></style></p></svg>',
+      '<form><math><mtext></form><form><mglyph><style></math><img src onerror=alert(3)>',
+      '<noscript><p title="</noscript><img src=x onerror=alert(4)>">',
+    ];
+    for (const vector of vectors) {
+      const result = sanitizeGeneratedHtml(page(`${body}${vector}`));
+      if (result === null) continue;
+      // What a browser builds from the served text (parse5 follows the HTML standard's parser).
+      const $ = cheerio.load(result.html);
+      const handlers = $('*')
+        .toArray()
+        .flatMap((el) => (el.type === 'tag' ? Object.keys(el.attribs).filter((a) => /^on/i.test(a)) : []));
+      expect(handlers, vector).toEqual([]);
+      expect(sanitizeGeneratedHtml(result.html)?.html, vector).toBe(result.html);
+    }
   });
 
   it('strips @import and remote url() from style sheets but keeps data images', () => {

@@ -23,7 +23,12 @@ const DROP_ELEMENTS = [
   'portal',
   'template',
   'meta[http-equiv]',
+  // MathML: no page needs it, and its parsing rules are where serialised HTML re-parses differently.
+  'math',
 ].join(',');
+
+/** Passes of sanitising and re-parsing before the document must come out unchanged. */
+const MAX_SANITIZE_PASSES = 3;
 
 const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'poster', 'data', 'background'];
 
@@ -61,9 +66,27 @@ export interface SanitizeResult {
   removed: number;
 }
 
+/**
+ * The model's document with everything that could run or load dropped. The cleaned tree is
+ * serialised, and that text is what a browser will parse: where it would parse into another tree
+ * (mutation XSS, foreign content such as `<svg><style>` moving markup around), the serialised text is
+ * sanitised again, until a pass changes nothing; a document that never settles is refused.
+ */
 export function sanitizeGeneratedHtml(answer: string): SanitizeResult | null {
   const raw = extractHtml(answer);
   if (!raw || Buffer.byteLength(raw) > MAX_GENERATED_HTML_BYTES) return null;
+  let result = sanitizeOnce(raw);
+  for (let pass = 1; result !== null; pass++) {
+    const again = sanitizeOnce(result.html);
+    if (again === null) return null;
+    if (again.html === result.html) return result;
+    if (pass >= MAX_SANITIZE_PASSES) return null;
+    result = { html: again.html, removed: result.removed + again.removed };
+  }
+  return null;
+}
+
+function sanitizeOnce(raw: string): SanitizeResult | null {
   let document: ReturnType<typeof parseHtmlBounded>;
   try {
     document = parseHtmlBounded(raw);

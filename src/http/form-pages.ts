@@ -1,6 +1,9 @@
-import { ApiError } from '../../http/errors.ts';
-import { escapeHtml } from '../../integrations/mail/index.ts';
-import { isFormContentType } from './form-body.ts';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { escapeHtml } from '../integrations/mail/index.ts';
+import { isFormContentType } from './body.ts';
+import type { AppEnv } from './env.ts';
+import { ApiError } from './errors.ts';
 
 type Language = 'en' | 'es';
 
@@ -11,6 +14,18 @@ type Language = 'en' | 'es';
  */
 export function answersWithPage(contentType: string | undefined, accept: string | undefined): boolean {
   return isFormContentType(contentType) && !/json/i.test(accept ?? '');
+}
+
+/**
+ * Stricter, for a route scripts post forms to (a multipart upload through `fetch`, whose default
+ * `Accept` is any type): a page only for a form posted as a page navigation, whose `Accept` names
+ * `text/html` (every browser's does) and not JSON.
+ */
+export function answersNavigationWithPage(
+  contentType: string | undefined,
+  accept: string | undefined,
+): boolean {
+  return isFormContentType(contentType) && /text\/html/i.test(accept ?? '') && !/json/i.test(accept ?? '');
 }
 
 /**
@@ -44,6 +59,19 @@ export function siteRedirect(value: string, siteOrigins: readonly string[]): str
   );
 }
 
+/** The site's own origins, where `redirect` may send the browser. */
+export function siteOrigins(c: Context<AppEnv>): string[] {
+  const { siteOrigin, wwwSiteOrigin } = c.env.deps.config;
+  return wwwSiteOrigin ? [siteOrigin, wwwSiteOrigin] : [siteOrigin];
+}
+
+/** A page as the answer to a browser's form post: never cached, loading and running nothing. */
+export function formPageAnswer(c: Context<AppEnv>, body: string, status: ContentfulStatusCode): Response {
+  c.header('Content-Security-Policy', PAGE_CSP);
+  c.header('Cache-Control', 'no-store');
+  return c.html(body, status);
+}
+
 /** The pages load nothing and run nothing: inline style only. */
 export const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -53,6 +81,7 @@ const TEXT = {
     thanksTitle: 'Thank you',
     thanks: (name: string) => `Thank you, ${name}!`,
     received: 'We received your message and will reply soon.',
+    ticketReceived: (id: string) => `We received your ticket ${id} and will reply by e-mail.`,
     failedTitle: 'Your message was not sent',
     failed: 'Your message was not sent.',
     fix: 'Please go back, correct it and send it again.',
@@ -63,6 +92,7 @@ const TEXT = {
     thanksTitle: 'Gracias',
     thanks: (name: string) => `¡Gracias, ${name}!`,
     received: 'Recibimos tu mensaje y te responderemos pronto.',
+    ticketReceived: (id: string) => `Recibimos tu ticket ${id} y te responderemos por correo.`,
     failedTitle: 'Tu mensaje no se envió',
     failed: 'Tu mensaje no se envió.',
     fix: 'Vuelve atrás, corrígelo y envíalo de nuevo.',
@@ -81,13 +111,17 @@ function page(language: Language, title: string, body: string, siteUrl: string):
   );
 }
 
-/** The thank-you page of a browser's form post without `redirect`; the visitor's name is escaped. */
-export function thankYouPage(language: Language, name: string, siteUrl: string): string {
+/**
+ * The thank-you page of a browser's form post without `redirect`; the visitor's name is escaped. A
+ * support ticket's page names the ticket.
+ */
+export function thankYouPage(language: Language, name: string, siteUrl: string, ticketId?: string): string {
   const t = TEXT[language];
+  const received = ticketId === undefined ? t.received : t.ticketReceived(ticketId);
   return page(
     language,
     t.thanksTitle,
-    `<h1>${escapeHtml(t.thanks(name))}</h1><p>${escapeHtml(t.received)}</p>`,
+    `<h1>${escapeHtml(t.thanks(name))}</h1><p>${escapeHtml(received)}</p>`,
     siteUrl,
   );
 }
