@@ -255,9 +255,9 @@ describe('/openapi.json for client generators', () => {
           body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
         });
         await response.arrayBuffer();
-        expect.soft(Object.keys(operation.responses), `${name} answered ${response.status}`).toContain(
-          String(response.status),
-        );
+        expect
+          .soft(Object.keys(operation.responses), `${name} answered ${response.status}`)
+          .toContain(String(response.status));
         checked++;
       }
       expect(checked).toBeGreaterThan(10);

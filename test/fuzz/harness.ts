@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import { Agent, request } from 'undici';
+import { Agent, FormData, request } from 'undici';
 import type { Engine } from '../../src/db/database.ts';
 import { engineOf } from '../../src/db/database.ts';
 import { ERROR_STATUS } from '../../src/http/errors.ts';
@@ -241,17 +241,23 @@ const SSE_SETTLE_MS = 300;
 /** Pages for people (not API answers): their errors are HTML pages, not the JSON envelope. */
 const HTML_PAGES = [/^\/api\/leads\/[^/]+\/preview$/];
 
-/** A browser's post of a plain HTML form to the contact route: its errors are pages too. */
-function isBrowserFormPost(req: SentRequest): boolean {
+/**
+ * A browser's post of a plain HTML form, whose errors are pages too: to the contact route any form
+ * post not asking for JSON; to the ticket route one whose `Accept` also names `text/html` (a page
+ * navigation; a script's upload keeps JSON). src/http/form-pages.ts.
+ */
+function isBrowserFormPost(req: SentRequest, pathname: string): boolean {
   const header = (name: string) =>
     Object.entries(req.headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? '';
-  return (
+  // A FormData body gets its multipart Content-Type from the HTTP client, not from these headers.
+  const contentType = req.body instanceof FormData ? 'multipart/form-data' : header('content-type');
+  const formPost =
     req.method === 'POST' &&
-    /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(
-      header('content-type').trim(),
-    ) &&
-    !/json/i.test(header('accept'))
-  );
+    /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(contentType.trim()) &&
+    !/json/i.test(header('accept'));
+  if (pathname === '/api/contact') return formPost;
+  if (pathname === '/api/support/tickets') return formPost && /text\/html/i.test(header('accept'));
+  return false;
 }
 
 /** Sends one request; an event stream is read up to its headers and then dropped. */
@@ -303,8 +309,7 @@ export function problemWith(server: FuzzServer, req: SentRequest, res: Answer): 
   if (res.status < 400) return null;
   const pathname = new URL(req.path, server.url).pathname;
   if (
-    (HTML_PAGES.some((page) => page.test(pathname)) ||
-      (pathname === '/api/contact' && isBrowserFormPost(req))) &&
+    (HTML_PAGES.some((page) => page.test(pathname)) || isBrowserFormPost(req, pathname)) &&
     String(res.headers['content-type']).startsWith('text/html')
   ) {
     return null;

@@ -26,6 +26,20 @@ describe('support routes in the API description', () => {
     );
   });
 
+  it("documents the pages a browser's plain form post gets, on the ticket and contact routes", async () => {
+    const doc = (await (await ctx.app.request('/openapi.json')).json()) as {
+      paths: Record<string, { post?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    for (const path of ['/api/support/tickets', '/api/contact']) {
+      const responses = doc.paths[path]?.post?.responses ?? {};
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['200', '303', '400', '429']));
+      expect(Object.keys(responses['200']?.content ?? {}), path).toContain('text/html');
+      // Errors stay typed as the envelope alone: a generated client reads `error.error` (the pages
+      // they become for a browser's form post are told in the description).
+      expect(Object.keys(responses['400']?.content ?? {}), path).toEqual(['application/json']);
+    }
+  });
+
   it('wrong method → 405 with Allow', async () => {
     const res = await ctx.app.request('/api/support/tickets');
     expect(res.status).toBe(405);
