@@ -41,6 +41,9 @@ describe('failed outside calls are counted by service', () => {
         for await (const _ of llm.stream(ask));
       })(),
     ).rejects.toThrow('boom');
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await expect(llm.complete({ ...ask, signal: cancelled.signal })).rejects.toThrow('boom');
     fail = new TypeError('a bug, not the model');
     await expect(llm.complete(ask)).rejects.toThrow(TypeError);
     fail = null;

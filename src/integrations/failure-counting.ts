@@ -12,8 +12,9 @@ export interface OutboundFailures {
  * `llm`, whichever feature made it and whatever it then did (a 502, the built-in fallback).
  */
 export function countingLlmFailures(llm: LlmClient, failures: OutboundFailures): LlmClient {
-  const counted = (error: unknown) => {
-    if (error instanceof LlmError) failures.recordOutboundError('llm');
+  // A call the caller cancelled (the visitor left) is no failure of the model.
+  const counted = (error: unknown, request: CompletionRequest) => {
+    if (error instanceof LlmError && !request.signal?.aborted) failures.recordOutboundError('llm');
     return error;
   };
   return {
@@ -24,14 +25,14 @@ export function countingLlmFailures(llm: LlmClient, failures: OutboundFailures):
       try {
         return await llm.complete(request);
       } catch (error) {
-        throw counted(error);
+        throw counted(error, request);
       }
     },
     async *stream(request: CompletionRequest) {
       try {
         yield* llm.stream(request);
       } catch (error) {
-        throw counted(error);
+        throw counted(error, request);
       }
     },
   };
