@@ -18,6 +18,24 @@ describe('maskContactDetails', () => {
     expect(maskContactDetails('+5491122334455')).toBe('[phone]');
   });
 
+  it('masks what only the percent-decoded text shows (a URL path encodes spaces, dots, + and non-ASCII)', () => {
+    expect(maskContactDetails('/call/+57%20310%20777%208899')).toBe('/call/[phone]');
+    expect(maskContactDetails('/call/+57%20(310)%20777-8899')).toBe('/call/[phone]');
+    expect(maskContactDetails('/x/%2B57%20310%20777%208899/next')).toBe('/x/[phone]/next');
+    expect(maskContactDetails('/u/zelda%2Eq%40example%2Eorg')).toBe('/u/[email]');
+    expect(maskContactDetails('/u/zelda.q@ex%C3%A4mple.org')).toBe('/u/[email]');
+    expect(maskContactDetails('/u/zelda.q%EF%BC%A0example.org')).toBe('/u/[email]');
+    expect(maskContactDetails('zelda.q＠example.org')).toBe('[email]');
+    // A malformed escape beside an address: the address still goes, the escape stays as it came.
+    expect(maskContactDetails('/u/%E0%A4%A/zelda%40example.org')).toBe('/u/%E0%A4%A/[email]');
+  });
+
+  it('keeps the encoded form of a path that holds no contact detail', () => {
+    for (const text of ['/search/C%2B%2B%20books', '/a%20b/c%40d', '/price/%2B10%25']) {
+      expect(maskContactDetails(text)).toBe(text);
+    }
+  });
+
   it('leaves what names nobody as it was', () => {
     for (const text of [
       '/@agency',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../test/support/database.ts';
+import { ADMIN_ENV, ADMIN_KEY } from '../../../test/support/features/admin.ts';
 import { startTestServer, type TestContext } from '../../../test/support/test-app.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { BOTS_COUNTER } from './store.ts';
@@ -50,7 +51,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
   beforeAll(async () => {
     server = await startTestServer({
       engine,
-      env: { TRUST_PROXY: 'xff', SITE_ORIGIN: 'https://agency.example' },
+      env: { ...ADMIN_ENV, TRUST_PROXY: 'xff', SITE_ORIGIN: 'https://agency.example' },
     });
   });
   afterAll(() => server.close());
@@ -430,6 +431,44 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     ]);
     for (const needle of ['ana.pii', '611 222 333']) expect(everything).not.toContain(needle);
     expect(everything).toContain('/account/[email]');
+  });
+
+  it('masks contact details in UTM tags and in percent-encoded paths, in every report and export', async () => {
+    // A newsletter tool tags its links with the recipient; a path carries a number with spaces.
+    const sent = [
+      {
+        page: '/offer?utm_source=utm.pii@example.com&utm_medium=%2B57%20300%20123%204567&utm_campaign=Utm.Pii%40Example.COM',
+      },
+      { page: '/offer?ref=utm.pii@example.com' },
+      { page: '/call/+57 310 777 8899' },
+      { page: '/u/utm.pii%2Eq%40example%2Eorg', referrer: 'https://a.example/call/+57 310 777 8899' },
+      { page: '/u/utm.pii＠example.org' },
+    ];
+    // Each from its own visitor: a visit's UTM tags are its first event's.
+    for (const [i, body] of sent.entries()) {
+      const headers = { 'Content-Type': 'text/plain', 'X-Forwarded-For': `198.51.100.${60 + i}` };
+      expect((await track(server, JSON.stringify(body), headers)).status).toBe(202);
+    }
+    const report = (await stats(server, '?limit=100')) as Awaited<ReturnType<typeof stats>> & {
+      utmSources: { utmSource: string }[];
+    };
+    expect(report.utmSources.map((s) => s.utmSource)).toContain('[email]');
+    expect(report.topPages.map((p) => p.page)).toEqual(
+      expect.arrayContaining(['/call/[phone]', '/u/[email]']),
+    );
+    const headers = { 'X-Admin-Api-Key': ADMIN_KEY };
+    const everything = JSON.stringify([
+      report,
+      await (await fetch(`${server.url}/api/analytics/events?limit=100`)).text(),
+      ...(await Promise.all(
+        ['events', 'sources', 'utmSources', 'utmMediums', 'utmCampaigns', 'pages'].map(async (r) =>
+          (await fetch(`${server.url}/api/analytics/export?format=csv&report=${r}`, { headers })).text(),
+        ),
+      )),
+    ]);
+    for (const needle of ['utm.pii', 'Utm.Pii', '300 123 4567', '310 777 8899', '310%20777', '123%204567']) {
+      expect(everything).not.toContain(needle);
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import {
   TrackBody,
   type TrackInput,
 } from './schemas.ts';
-import { NO_UTM, sourceOf, utmOf } from './sources.ts';
+import { NO_UTM, sourceOf, type Utm, utmOf } from './sources.ts';
 import type { AnalyticsEventRow, TrackedEvent } from './tables.ts';
 import type { Client } from './user-agent.ts';
 
@@ -338,10 +338,20 @@ function masked(value: unknown): unknown {
   );
 }
 
+/** UTM tags name nobody either: a newsletter tool may tag its links with the recipient's address. */
+function maskedUtm(utm: Utm): Utm {
+  return {
+    source: maskContactDetailsIn(utm.source),
+    medium: maskContactDetailsIn(utm.medium),
+    campaign: maskContactDetailsIn(utm.campaign),
+    ref: maskContactDetailsIn(utm.ref),
+  };
+}
+
 /**
  * The stored event and what it does to its visit. Nothing in it names anybody: e-mail addresses and
  * phone numbers a site put in a page, title, referrer, event name or property are masked
- * (src/text/contact-details.ts). UTM tags are read from the page URL's query
+ * (src/text/contact-details.ts), UTM tags included. UTM tags are read from the page URL's query
  * string before it is dropped; the source from them or the referrer (sources.ts). An engagement
  * event is no event of its own: it adds time on page to its visit.
  */
@@ -349,7 +359,7 @@ export function buildEventRow(input: TrackInput, ctx: TrackContext): TrackedEven
   const pageValue = (input.page ?? input.url)!;
   const page = parsePage(pageValue);
   const ref = referrerOf(input.referrer, page.host, ctx.siteHosts);
-  const utm = page.search === '' ? NO_UTM : utmOf(page.search);
+  const utm = page.search === '' ? NO_UTM : maskedUtm(utmOf(page.search));
   const row: AnalyticsEventRow = {
     id: uuidv7(ctx.now),
     type: maskContactDetails(input.type),
