@@ -50,13 +50,13 @@ export interface EvalCase {
 }
 
 /** The frozen holdout: scored once, by the lead engineer; never read by training or tests. */
-export const AI_HOLDOUT = 'ai/holdout-10.json';
+export const AI_HOLDOUT = 'ai/holdout-11.json';
 
 /**
  * Holdouts already scored (spent): still never trained on, so `npm run eval` keeps scoring them for
  * comparison, but a change may have been made after looking at them.
  */
-export const AI_SPENT_HOLDOUTS = ['ai/holdout-9.json'];
+export const AI_SPENT_HOLDOUTS = ['ai/holdout-9.json', 'ai/holdout-10.json'];
 
 /** Every set but the frozen holdout: what the engine is trained, cross-validated and tested on. */
 export const AI_TUNING_SETS = [

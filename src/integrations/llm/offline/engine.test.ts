@@ -183,6 +183,23 @@ describe('offline engine answers', () => {
     ).toEqual([[2, 3]]);
   });
 
+  it('reads software architecture as no sector, and an architecture firm as `other`', async () => {
+    const industry = async (message: string) => (await refineMessage({ message }, ctx)).fields.industry;
+    for (const message of [
+      'We need an architecture review of our platform.',
+      'Should we rewrite our app in React or keep the PHP stack? We need an architecture review.',
+      'Buscamos asesoria sobre la arquitectura de nuestro sistema de pagos.',
+    ]) {
+      expect(await industry(message), message).toBeNull();
+    }
+    for (const message of [
+      'We are an architecture firm in Leeds and need a new portfolio website.',
+      'Somos un estudio de arquitectura en Lima y queremos una web para mostrar proyectos.',
+    ]) {
+      expect(await industry(message), message).toBe('other');
+    }
+  });
+
   it('answers a one-word message and a 2000-character message', async () => {
     for (const message of ['x', '?', 'website '.repeat(250).trim()]) {
       RecommendResponseSchema.parse(await recommendPlan({ message }, ctx));

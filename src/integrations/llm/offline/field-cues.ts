@@ -65,7 +65,9 @@ export const SECTOR_WORDS: Record<Industry, string> = {
     'voluntari* volunteer*',
   other:
     'law_firm law_office law_practice lawyer* abogad* attorney* bufete* estudio_juridico notari* legal ' +
-    'construction constructora* constructor* contractor* obra builders architect* arquitect* ' +
+    'construction constructora* constructor* contractor* obra builders architect arquitecto arquitecta ' +
+    'architecture_firm architecture_studio architecture_practice architectural_firm architectural_practice ' +
+    'estudio_de_arquitectura despacho_de_arquitectura firma_de_arquitectura oficina_de_arquitectura ' +
     'logistic* logistica* transport* freight carga trucking fleet flota courier* mensajeria* ' +
     'agricultur* agricola* agro* agroexport* farm farms farmer* finca* campo granja* orchard* huerto* ' +
     'vineyard* vina vinedo* bodega ganader* cattle coop cooperativa_agricola farm_cooperative ' +

@@ -214,7 +214,7 @@ const LEXICON: [Target, number, string][] = [
   [
     'industry:other',
     1.5,
-    'lawyer* abogad* law attorney* architect* arquitect* photograph* fotograf* tattoo* tatuaj* gym* ' +
+    'lawyer* abogad* law attorney* architect arquitecto arquitecta photograph* fotograf* tattoo* tatuaj* gym* ' +
       'gimnasio* yoga* salon* peluquer* barber* barberia* festival* concert* concierto* musica music* ' +
       'band banda wedding* boda* logistic* logistica* construct* construc* plumb* plomer* mechanic* ' +
       'mecanic* agricult* agro farm* granja* grooming church iglesia* beauty estetica',
