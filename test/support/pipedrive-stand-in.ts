@@ -8,7 +8,7 @@ import { type RecordedRequest, type StandIn, sendJson, startStandIn } from './st
  * a deal's or a person's notes listed; persons, deals and notes deleted (`DELETE …/{id}`, 404 once
  * gone, `{success, data: {id}}` as Pipedrive answers); the token checked in the `x-api-token`
  * header only. `fail` makes chosen calls answer 500 (e.g. `() => true` for an outage, or only
- * `POST /v1/notes`).
+ * `POST /v1/notes`), or the status and error text it returns (a CRM quoting the request back).
  */
 export interface PipedriveStandIn {
   url: string;
@@ -18,7 +18,7 @@ export interface PipedriveStandIn {
   organizations: { id: number; name: string }[];
   deals: { id: number; title: string; person_id: number; org_id: number | null }[];
   notes: { id: number; content: string; deal_id: number; person_id?: number | null }[];
-  fail: (req: RecordedRequest) => boolean;
+  fail: (req: RecordedRequest) => boolean | { status: number; error: string };
   /** Milliseconds every call waits before it is answered (a slow CRM). */
   delayMs: number;
   /** Calls that reached the API (method and path without the query). */
@@ -47,7 +47,11 @@ export async function startPipedriveStandIn(token = 'pd-test-token'): Promise<Pi
     if (req.headers['x-api-token'] !== token) {
       return sendJson(res, 401, { success: false, error: 'unauthorized access' });
     }
-    if (state.fail(req)) return sendJson(res, 500, { success: false, error: 'internal error' });
+    const failure = state.fail(req);
+    if (failure) {
+      const { status, error } = failure === true ? { status: 500, error: 'internal error' } : failure;
+      return sendJson(res, status, { success: false, error });
+    }
     const body = req.body ? (JSON.parse(req.body) as Record<string, unknown>) : {};
     // API v2 validates strictly: ids are numbers (no coercion from strings), e-mails a list of objects.
     const strictProblem =

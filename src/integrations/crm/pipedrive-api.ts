@@ -80,8 +80,9 @@ export class PipedriveApi {
     }
     if (!res.ok || !envelope || envelope.success === false) {
       const permanent = [400, 401, 403, 404, 410, 422].includes(res.status);
-      const detail = envelope?.error ? `: ${String(envelope.error).slice(0, 200)}` : '';
-      throw new CrmError(`Pipedrive ${endpoint} answered ${res.status}${detail}`, permanent, res.status);
+      // Pipedrive's own error text is not kept: it may quote the request (a person's name, address or
+      // phone), and this message is logged, stored with the record and in the privacy audit log.
+      throw new CrmError(`Pipedrive ${endpoint} answered ${res.status}`, permanent, res.status);
     }
     return envelope;
   }

@@ -89,4 +89,27 @@ describe('PipedriveClient.erasePerson', () => {
     expect((down as CrmError).permanent).toBe(false);
     expect((down as CrmError).status).toBe(500);
   });
+
+  it('keeps no word of what Pipedrive answers in its errors (it may quote the person back)', async () => {
+    pipedrive.fail = (req) => ({
+      status: 400,
+      error: `Invalid request ${req.method} ${req.url}: ${req.body}`,
+    });
+    const failures = [
+      await sync('lead-quoted', 'quoted.person@example.com', 'Quoted Co').catch((e: unknown) => e),
+      await client
+        .erasePerson(
+          { email: 'quoted.person@example.com', known: { personIds: [], dealIds: [], noteIds: [] } },
+          { signal: signal() },
+        )
+        .catch((e: unknown) => e),
+    ];
+    pipedrive.fail = () => false;
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(CrmError);
+      const message = (failure as CrmError).message;
+      expect(message).toMatch(/^Pipedrive (GET|POST) \/api\/v[12]\/\S+ answered 400$/);
+      for (const quoted of ['quoted', 'Quoted', 'Invalid request']) expect(message).not.toContain(quoted);
+    }
+  });
 });
