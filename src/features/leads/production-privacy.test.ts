@@ -18,6 +18,8 @@ async function seed(ctx: TestContext): Promise<string> {
     body: JSON.stringify({
       personal: { name: 'Ana García', email_address: 'ana@example.com', phone_number: '+57 300 1' },
       steps: { service: 'build-website' },
+      // A form page prefilled from a link: the address in its query, fragment and path.
+      source_url: 'https://agency.example/wizard/ana@example.com?email=ana@example.com#ana@example.com',
     }),
   });
   expect(res.status).toBe(200);
@@ -78,6 +80,18 @@ describe.each(engines)('personal data listings on %s', (engine) => {
       expect(wrong.lead).not.toHaveProperty('email');
       const full = (await (await get(ctx, `/api/leads/${leadId}`, ADMIN_KEY)).json()) as { lead: object };
       expect(full.lead).toMatchObject({ email: 'ana@example.com', phone: '+57 300 1' });
+    });
+
+    it('GET /api/leads/{id} without the key gives the source page without its query, fragment or an address', async () => {
+      const open = (await (await get(ctx, `/api/leads/${leadId}`)).json()) as { lead: { sourceUrl: string } };
+      expect(open.lead.sourceUrl).toBe('https://agency.example/wizard/[email]');
+      expect(JSON.stringify(open)).not.toContain('ana@');
+      const full = (await (await get(ctx, `/api/leads/${leadId}`, ADMIN_KEY)).json()) as {
+        lead: { sourceUrl: string };
+      };
+      expect(full.lead.sourceUrl).toBe(
+        'https://agency.example/wizard/ana@example.com?email=ana@example.com#ana@example.com',
+      );
     });
   });
 

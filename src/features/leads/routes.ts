@@ -14,6 +14,7 @@ import {
 } from '../../http/personal-data-lists.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { requireHeaderSecret, secretMatches } from '../../http/secrets.ts';
+import { maskContactDetails } from '../../text/contact-details.ts';
 import type { AnalyticsContextInput, ConversionRecorder } from '../analytics/port.ts';
 import {
   type ChatPrototypeOutcome,
@@ -199,7 +200,9 @@ const getRoute = createRoute({
   description:
     'Open (the preview flow reads it). Deliberate difference from the spec: with `NODE_ENV=production` ' +
     'the answer leaves out `email` and `phone` unless a valid `X-Admin-Api-Key` is sent, so a lead id ' +
-    '(which travels in preview links) does not reveal how to reach the person; ' +
+    '(which travels in preview links) does not reveal how to reach the person, and `sourceUrl` comes ' +
+    'without its query string and fragment, contact details in its path masked (a form page prefilled ' +
+    'from a link may carry them there); ' +
     '`PUBLIC_PERSONAL_DATA_LISTS=true` restores them for everyone.',
   security: ADMIN_KEY_OPTIONAL,
   request: { params: LeadIdParam },
@@ -319,6 +322,17 @@ export function leadRoutes(ports: LeadPorts) {
       const view = toLeadView(lead);
       if (mayReadPersonalData(c)) return c.json({ success: true as const, lead: view }, 200);
       const { email: _email, phone: _phone, ...withoutContact } = view;
-      return c.json({ success: true as const, lead: withoutContact }, 200);
+      const sourceUrl = pageOnly(view.sourceUrl);
+      return c.json({ success: true as const, lead: { ...withoutContact, sourceUrl } }, 200);
     });
+}
+
+/**
+ * The form's page without what it was opened with: a page prefilled from a link may carry the
+ * person's address or phone in its query string, fragment or path.
+ */
+function pageOnly(url: string | null): string | null {
+  if (url === null) return null;
+  const cut = url.search(/[?#]/);
+  return maskContactDetails(cut < 0 ? url : url.slice(0, cut));
 }
