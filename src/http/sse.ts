@@ -13,8 +13,10 @@ export interface SseWriter {
 
 /**
  * The one way the service streams server-sent events: proper headers for proxies
- * (`Cache-Control: no-cache`, `X-Accel-Buffering: no`), a `: ping` comment every 15 s, an `error`
- * event with `{message}` when the producer throws, and the stream closed in every case.
+ * (`Cache-Control: no-store`, `X-Accel-Buffering: no`), a `: ping` comment every 15 s, an `error`
+ * event with `{message}` when the producer throws, and the stream closed in every case. `no-store`
+ * rather than Hono's `no-cache`: every stream carries a person's conversation or their prototype's
+ * progress, which no cache may keep (docs/privacy.md).
  */
 export function sseResponse(
   c: Context,
@@ -22,7 +24,7 @@ export function sseResponse(
   options: { pingIntervalMs?: number; shutdownSignal?: AbortSignal; onError?: (error: unknown) => void } = {},
 ): Response {
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  const response = streamSSE(c, async (stream) => {
     const controller = new AbortController();
     const abort = () => controller.abort();
     stream.onAbort(abort);
@@ -56,4 +58,6 @@ export function sseResponse(
       options.shutdownSignal?.removeEventListener('abort', abort);
     }
   });
+  response.headers.set('Cache-Control', 'no-store');
+  return response;
 }

@@ -71,7 +71,7 @@ describe('chat relay to a WebSocket sales agent', () => {
     const response = await ask(server, { sessionId, query: 'Hi!', language: 'en', extra: 'ignored' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     expect(await readSse(response)).toEqual([
       { event: 'token', data: { content: 'Hello' } },

@@ -189,6 +189,7 @@ describe.each(await testEngines())('prototype routes on %s', (engine) => {
     const doc = await ctx.app.request(`/api/leads/${id}/prototype`);
     expect(doc.status).toBe(200);
     expect(doc.headers.get('content-type')).toMatch(/text\/html/);
+    expect(doc.headers.get('cache-control')).toBe('no-store');
     const csp = doc.headers.get('content-security-policy')!;
     expect(csp.split(';').map((d) => d.trim())).toEqual(
       expect.arrayContaining(['sandbox', "default-src 'none'"]),

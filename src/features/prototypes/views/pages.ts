@@ -130,7 +130,8 @@ export function pageViews(ports: PrototypePorts) {
       if (!result) throw new ApiError('NOT_FOUND', 'This lead has no completed prototype yet.');
       if (!result.html && result.demoUrl) return c.redirect(result.demoUrl, 302) as never;
       c.header('Content-Security-Policy', documentCsp(frameAncestors(deps)));
-      c.header('Cache-Control', 'no-cache');
+      // The prototype names the lead's company and goal: no cache keeps it (docs/privacy.md).
+      c.header('Cache-Control', 'no-store');
       c.header('Referrer-Policy', 'no-referrer');
       c.header('Cross-Origin-Resource-Policy', 'same-origin');
       return c.html(result.html ?? '', 200) as never;
