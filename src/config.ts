@@ -183,6 +183,9 @@ export const envSchema = z.object({
   }),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(['http:', 'https:']),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(15_000, 0, 3_600_000).refine((v) => v === 0 || v >= 100, {
+    message: 'must be 0 (no limit) or at least 100',
+  }),
   WORKERS_ENABLED: flag(true),
   QUEUE_LEASE_MS: integer(0, 0, 3_600_000).refine((v) => v === 0 || v >= 1000, {
     message: 'must be 0 (each queue its own) or at least 1000',
@@ -297,6 +300,10 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
     'unset: nothing exported',
   ],
   SHUTDOWN_TIMEOUT_MS: ['how long shutdown waits for requests and jobs', '`10000`'],
+  DATABASE_STATEMENT_TIMEOUT_MS: [
+    'PostgreSQL: longest statement of a request or job (then 503); an answer not in 5 s more drops the connection. `0`: no limit',
+    '`15000`',
+  ],
   WORKERS_ENABLED: ['`false` runs no queue workers (nor the housekeeping) in this instance', 'enabled'],
   QUEUE_LEASE_MS: [
     "lease of a claimed job, renewed while it runs: a crashed worker's job runs again after it",
@@ -388,6 +395,8 @@ export interface Config {
   /** OTEL_EXPORTER_OTLP_ENDPOINT: spans are exported there (OpenTelemetry SDK, loaded only then). */
   otlpEndpoint: string | undefined;
   shutdownTimeoutMs: number;
+  /** PostgreSQL: statement_timeout of the serving pool, ms (null: none); migrations and scripts run without it. */
+  databaseStatementTimeoutMs: number | null;
   workersEnabled: boolean;
   /** Overrides every queue's job lease (a crashed worker's jobs are re-run this long after); null: each queue's own. */
   queueLeaseMs: number | null;
@@ -558,6 +567,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     instanceId: e.INSTANCE_ID,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS === 0 ? null : e.DATABASE_STATEMENT_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
     queueLeaseMs: e.QUEUE_LEASE_MS === 0 ? null : e.QUEUE_LEASE_MS,
     privacy: {

@@ -79,23 +79,48 @@ export async function createDependencies(
       await Promise.all(features.map((feature) => feature.flush?.()));
     },
     async close(boundMs = config.shutdownTimeoutMs) {
+      const deadline = Date.now() + boundMs;
       owned.signalShutdown();
       // Work running after its request returned (a prototype generation) was aborted by the signal and
       // hands over to its queue; let it record that while the running jobs finish: both within the one bound.
-      await Promise.all([
-        worker.stop(boundMs),
-        Promise.race([infrastructure.background.idle(), new Promise((r) => setTimeout(r, boundMs).unref())]),
-      ]);
-      await Promise.all(
-        features.map((feature) =>
-          feature
-            .flush?.()
-            .catch((error) => logger.error({ err: error, feature: feature.name }, 'flush failed')),
-        ),
-      );
-      await housekeeping.stop();
-      await owned.closeDatabase();
+      await Promise.all([worker.stop(boundMs), settlesWithin(infrastructure.background.idle(), boundMs)]);
+      // Then the buffers are written out and the database closed, in what is left of the bound (a
+      // moment at least): a database call that hangs must not keep the process alive past it.
+      // Nothing acknowledged is lost by leaving then: an event is acknowledged once committed.
+      const closing = (async () => {
+        await Promise.all(
+          features.map((feature) =>
+            feature
+              .flush?.()
+              .catch((error) => logger.error({ err: error, feature: feature.name }, 'flush failed')),
+          ),
+        );
+        await housekeeping.stop();
+        await owned.closeDatabase();
+      })();
+      if (await settlesWithin(closing, Math.max(CLOSE_GRACE_MS, deadline - Date.now()))) return closing;
+      logger.warn({ boundMs }, 'shutdown: the database did not close within the bound; leaving it');
+      closing.catch(() => {}); // settling after the process has moved on: nothing is waiting for it
     },
   });
   return deps;
+}
+
+/** The least time the buffers' flush and the database's close get, however the bound was used before. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Whether `work` settles (either way) within `ms`. */
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  return Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }

@@ -115,13 +115,8 @@ export async function createInfrastructure(
   logger: Logger,
   overrides: InfrastructureOverrides = {},
 ): Promise<OwnedInfrastructure> {
-  const database =
-    overrides.database ??
-    openDatabase(config.databaseUrl, {
-      onConnectionError: (error) =>
-        logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
-    });
-  await migrateToLatest(database.db);
+  const database = overrides.database ?? (await openServingDatabase(config, logger));
+  if (overrides.database) await migrateToLatest(database.db);
   const shutdown = new AbortController();
   const jobs = new JobQueue(database.db, {
     backoffBaseMs: overrides.backoffBaseMs,
@@ -217,6 +212,31 @@ export async function createInfrastructure(
       await tracer.shutdown();
     },
   };
+}
+
+/**
+ * The database the instance serves from, migrated. On PostgreSQL its pool has the statement timeout
+ * (DATABASE_STATEMENT_TIMEOUT_MS), and the migrations run before on a connection of their own without
+ * it: building an index on a big table may take longer than a request's statement may.
+ */
+async function openServingDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
+  const statementTimeoutMs = config.databaseStatementTimeoutMs ?? undefined;
+  const migrateApart = statementTimeoutMs !== undefined && !config.databaseUrl.startsWith('sqlite:');
+  if (migrateApart) {
+    const migrating = openDatabase(config.databaseUrl, { poolSize: 1 });
+    try {
+      await migrateToLatest(migrating.db);
+    } finally {
+      await migrating.close();
+    }
+  }
+  const database = openDatabase(config.databaseUrl, {
+    statementTimeoutMs,
+    onConnectionError: (error) =>
+      logger.warn({ err: error }, 'a database connection broke; the pool opens another when needed'),
+  });
+  if (!migrateApart) await migrateToLatest(database.db);
+  return database;
 }
 
 function choosePageSpeedEngine(

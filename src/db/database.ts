@@ -18,15 +18,25 @@ export interface DatabaseHandle {
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
+/** How much longer than its statement timeout a query may go unanswered before its connection is dropped. */
+export const QUERY_READ_GRACE_MS = 5000;
+
 /**
  * Opens the database named by DATABASE_URL: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`.
  * `onConnectionError` hears, once per connection, of a pooled PostgreSQL connection that broke (server
  * restart, failover, a terminated backend, an idle reaper), idle or checked out: a query running on it
  * fails (see `isDatabaseUnavailable`), the pool drops it and opens another when needed.
+ *
+ * `statementTimeoutMs` (PostgreSQL; the serving process sets it, migrations and scripts do not): the
+ * server cancels a statement that runs longer (a lock held elsewhere), and a query not answered
+ * QUERY_READ_GRACE_MS after that is failed here and its connection closed: a connection that hangs
+ * without breaking (a network path that drops packets, a failover the client never hears of) would
+ * otherwise hold its request, or the analytics writer's batch and every event behind it, forever.
+ * Both errors read as the database unavailable (503, a job retried).
  */
 export function openDatabase(
   url: string,
-  options: { poolSize?: number; onConnectionError?: (error: Error) => void } = {},
+  options: { poolSize?: number; onConnectionError?: (error: Error) => void; statementTimeoutMs?: number } = {},
 ): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
     const path = sqliteFileOf(url) ?? ':memory:';
@@ -40,6 +50,15 @@ export function openDatabase(
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    // The kernel probes an idle connection that has gone quiet, so a dead one is noticed and dropped.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(options.statementTimeoutMs
+      ? {
+          statement_timeout: options.statementTimeoutMs,
+          query_timeout: options.statementTimeoutMs + QUERY_READ_GRACE_MS,
+        }
+      : {}),
     // Epoch-millisecond columns are bigint; they fit in a double, so read them as numbers.
     types: {
       getTypeParser: (oid: number, format?: string) =>
@@ -56,6 +75,7 @@ export function openDatabase(
   // (a dying connection may emit several: the server's FATAL message, then its end).
   pool.on('connect', (client) => {
     replaceNulInParameters(client);
+    closeOnReadTimeout(client);
     let reported = false;
     client.on('error', (error) => {
       if (reported) return;
@@ -93,6 +113,27 @@ function replaceNulInParameters(client: import('pg').PoolClient) {
     Array.isArray(values)
       ? query(text, values.map(clean), callback)
       : query(text, values, callback)) as typeof client.query;
+}
+
+/** What node-postgres fails a query with once its `query_timeout` has passed without an answer. */
+export const QUERY_READ_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/**
+ * A query that timed out leaves its connection waiting for an answer that may never come, and the
+ * pool would lend it again (Kysely releases connections without an error): it is ended instead, so
+ * the rest of its transaction fails at once ("not queryable") and the pool discards it on release.
+ */
+function closeOnReadTimeout(client: import('pg').PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === QUERY_READ_TIMEOUT_MESSAGE) void client.end().catch(() => {});
+      });
+    }
+    return result;
+  }) as typeof client.query;
 }
 
 export function engineOf(db: DbOrTx | Kysely<unknown>): Engine {

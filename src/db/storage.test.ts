@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   testEngines,
 } from '../../test/support/database.ts';
 import { CacheStore } from './cache-store.ts';
+import { openDatabase } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { incrementCounter, RateLimiter, readCounters } from './rate-limiter.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
@@ -156,6 +158,80 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL connections', () => {
     }
   });
 });
+
+describe.skipIf(!engines.includes('postgres'))('PostgreSQL statement and read timeouts (the serving pool)', () => {
+  it('a statement past the statement timeout (a lock held elsewhere) fails as the database unavailable', async () => {
+    const database = openDatabase(TEST_DATABASE_URL, { statementTimeoutMs: 200, poolSize: 2 });
+    try {
+      const slow = await sql`select pg_sleep(3)`.execute(database.db).catch((e: unknown) => e);
+      expect((slow as { code?: string }).code).toBe('57014');
+      expect(isDatabaseUnavailable(slow)).toBe(true);
+      expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows[0]!.one).toBe(1);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('a connection that stops answering (packets dropped): the query fails after the grace, the connection goes', async () => {
+    const proxy = await startDroppingProxy(new URL(TEST_DATABASE_URL));
+    const url = new URL(TEST_DATABASE_URL);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const heard: Error[] = [];
+    const database = openDatabase(url.toString(), {
+      statementTimeoutMs: 100,
+      poolSize: 1,
+      onConnectionError: (e) => heard.push(e),
+    });
+    try {
+      const db = database.db;
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]!.one).toBe(1);
+      proxy.dropping = true;
+      // Mid-transaction, as the analytics writer's batch: it fails (no hang), its rollback too.
+      const hung = await db
+        .transaction()
+        .execute((tx) => sql`select 2`.execute(tx))
+        .catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(hung), String(hung)).toBe(true);
+      proxy.dropping = false;
+      // The one pooled connection was closed, not lent again: the next query gets a new one.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]!.one).toBe(1);
+      expect(proxy.connections).toBe(2);
+    } finally {
+      await database.close();
+      await proxy.close();
+    }
+  }, 20_000);
+});
+
+/**
+ * A TCP proxy to PostgreSQL that can silently drop everything in both directions (`dropping`): a
+ * connection that neither answers nor breaks, as a network path or a failover can leave one.
+ */
+async function startDroppingProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  const state = { port: 0, dropping: false, connections: 0, close: async () => {} };
+  const server = createServer((client) => {
+    state.connections++;
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.on('data', (chunk) => state.dropping || upstream.write(chunk));
+    upstream.on('data', (chunk) => state.dropping || client.write(chunk));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.port = (server.address() as AddressInfo).port;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return state;
+}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -1,3 +1,5 @@
+import { QUERY_READ_TIMEOUT_MESSAGE } from './database.ts';
+
 /**
  * Errors that mean the database could not be reached or dropped the connection (a restart, a
  * failover, a terminated backend; for SQLite a file locked by another process past the busy timeout,
@@ -21,10 +23,11 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * connect now: a restart or failover), 53300 (too many connections), 25006 (read-only transaction: a
  * failover's old primary, now a standby), and what a connection is refused with while the database
  * is closed to connections (55000, `ALTER DATABASE … ALLOW_CONNECTIONS false` during maintenance) or
- * not there (3D000, dropped or not yet restored). The service's queries use nothing else that raises
+ * not there (3D000, dropped or not yet restored), and a statement cancelled by its statement timeout
+ * (57014: a lock held elsewhere, an overloaded server; see openDatabase). The service's queries use nothing else that raises
  * 55000 (a sequence's currval, a replication slot).
  */
-const POSTGRES_STATES = /^(08...|57P0[123]|53300|25006|55000|3D000)$/;
+const POSTGRES_STATES = /^(08...|57P0[123]|53300|25006|55000|3D000|57014)$/;
 
 /** Socket errors on the way to the server. */
 const SOCKET_CODES = new Set([
@@ -43,6 +46,7 @@ const PG_CONNECTION_MESSAGES = [
   'Client has encountered a connection error and is not queryable',
   'timeout exceeded when trying to connect',
   'Client was closed and is not queryable',
+  QUERY_READ_TIMEOUT_MESSAGE,
 ];
 
 /**
@@ -61,8 +65,11 @@ function matches(error: Error & { code?: unknown; errcode?: unknown }): boolean 
   return PG_CONNECTION_MESSAGES.some((message) => error.message.startsWith(message));
 }
 
-/** Tries of a write that must not be lost to a brief outage: 250 ms apart, doubling, ~15 s in all. */
-const OUTAGE_TRIES = 7;
+/**
+ * Tries of a write that must not be lost to an outage: 250 ms apart, doubling, ~64 s in all (a managed
+ * PostgreSQL's failover takes 30–60 s; an e-mail whose `sent` could not be written is sent again).
+ */
+const OUTAGE_TRIES = 9;
 const OUTAGE_FIRST_WAIT_MS = 250;
 
 /**

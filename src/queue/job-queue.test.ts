@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase, testEngines } from '../../test/support/database.ts';
+import { LogCapture } from '../../test/support/test-app.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { createLogger } from '../logger.ts';
 import { BACKOFF_BASE_MS, backoffDelayMs, type ClaimedJob, JobQueue } from './job-queue.ts';
 import { namedQueue, PermanentJobError, QueueWorker } from './worker.ts';
 
@@ -122,6 +124,44 @@ describe.each(engines)('job queue on %s', (engine) => {
     expect(seen.sort()).toEqual(['bad', 'good']);
     expect(deadPayloads).toEqual(['bad']);
     expect((await emails.status()).counts).toMatchObject({ completed: 1, dead: 1 });
+  });
+
+  it('while the database is away, polls say so once, not every time; then that they poll again', async () => {
+    const queue = await fresh();
+    const logs = new LogCapture();
+    const worker = new QueueWorker(queue, createLogger('info', logs.stream, [], {}));
+    worker.register<string>({ name: 'outage', handle: async () => {} });
+    const claim = queue.claim.bind(queue);
+    let away = true;
+    let polls = 0;
+    let failed = 0;
+    vi.spyOn(queue, 'claim').mockImplementation(async (...args) => {
+      polls++;
+      if (away) {
+        failed++;
+        throw new Error('Connection terminated unexpectedly');
+      }
+      return claim(...args);
+    });
+    worker.start();
+    try {
+      // A poke wakes the loop at once, whatever its wait: six failed polls without waiting for them.
+      while (polls < 6) {
+        worker.poke();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      away = false;
+      while (!logs.lines.some((l) => l.msg === 'queue polls again')) {
+        worker.poke();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    } finally {
+      await worker.stop(1000);
+    }
+    const failures = logs.lines.filter((l) => String(l.msg).startsWith('queue poll failed'));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ level: 40, queue: 'outage' });
+    expect(logs.lines.find((l) => l.msg === 'queue polls again')).toMatchObject({ failedPolls: failed });
   });
 
   it('a worker whose lease was taken over records nothing and reports no death', async () => {

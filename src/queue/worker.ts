@@ -44,6 +44,8 @@ export function namedQueue<T>(queue: JobQueue, definition: Pick<QueueDefinition<
 
 const DEFAULT_LEASE_MS = 60_000;
 const IDLE_POLL_MS = 500;
+/** The longest wait between polls that fail (doubling from IDLE_POLL_MS). */
+const FAILING_POLL_MAX_MS = 5000;
 
 /**
  * Runs the handlers of registered queues: each queue polls for due jobs with its own concurrency,
@@ -118,27 +120,44 @@ export class QueueWorker {
   }
 
   async #loop(definition: QueueDefinition<unknown>): Promise<void> {
+    // Polls failed in a row: while the database is away (a failover: seconds to a minute) the loop
+    // polls less and less often and says so once, not twice a second with a stack each time.
+    let failed = 0;
     while (!this.#stopping) {
       let worked = false;
       try {
         worked = await this.#runOne(definition);
+        if (failed > 0)
+          this.#logger.info({ queue: definition.name, failedPolls: failed }, 'queue polls again');
+        failed = 0;
       } catch (error) {
-        // The database away (a failover): the next poll tries again; nothing else went wrong.
-        const level = isDatabaseUnavailable(error) ? 'warn' : 'error';
-        this.#logger[level]({ err: error, queue: definition.name }, 'queue poll failed');
+        failed++;
+        if (!isDatabaseUnavailable(error)) {
+          this.#logger.error({ err: error, queue: definition.name }, 'queue poll failed');
+        } else if (failed === 1) {
+          // The database away: the next polls try again; nothing else went wrong.
+          this.#logger.warn(
+            { err: error, queue: definition.name },
+            'queue poll failed: the database is unavailable; polling less often until it answers',
+          );
+        }
       }
-      if (!worked && !this.#stopping) await this.#idle();
+      if (!worked && !this.#stopping) {
+        await this.#idle(
+          failed === 0 ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS * 2 ** failed, FAILING_POLL_MAX_MS),
+        );
+      }
     }
   }
 
-  #idle(): Promise<void> {
+  #idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         this.#wakers.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, IDLE_POLL_MS);
+      const timer = setTimeout(wake, ms);
       this.#wakers.add(wake);
     });
   }

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completion, startLlmStandIn } from '../../../test/support/llm-stand-in.ts';
 import { type StandIn, sendJson } from '../../../test/support/stand-in.ts';
 import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
+import { ApiError } from '../../http/errors.ts';
 import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SqlSearchIndex } from '../../search/sql-search-index.ts';
 import { AI_LIMITS } from './limits.ts';
 import { PLANS } from './plans.ts';
 import { recommendPrompt, refinePrompt } from './prompts.ts';
+import { aiErrorEnvelope } from './routes.ts';
 import { RecommendResponseSchema, RefineResponseSchema } from './schemas.ts';
 
 const ORIGIN = 'http://localhost:5173';
@@ -122,6 +124,23 @@ describe('routing, envelope and headers', () => {
     const res = await offline.app.request('/api/nothing-here');
     expect((await res.json()).success).toBe(false);
     expect(res.headers.get('cache-control')).toBeNull();
+  });
+});
+
+describe('the AI envelope of a passing outage', () => {
+  it('answers 503 service_unavailable with Retry-After, not 500, while the database is away', () => {
+    const outage = new ApiError(
+      'NOT_CONFIGURED',
+      'The service is briefly unavailable; please try again in a moment.',
+      {
+        headers: { 'Retry-After': '5' },
+      },
+    );
+    expect(aiErrorEnvelope(outage, 'req-1')).toEqual({
+      status: 503,
+      body: { error: { code: 'service_unavailable', message: outage.message } },
+      headers: { 'Retry-After': '5' },
+    });
   });
 });
 

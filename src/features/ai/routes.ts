@@ -41,6 +41,8 @@ const AI_ERRORS: Partial<Record<ErrorCode, { code: string; status: ContentfulSta
   NOT_FOUND: { code: 'not_found', status: 404 },
   EXTERNAL_SERVICE_ERROR: { code: 'ai_request_failed', status: 502 },
   RATE_LIMITED: { code: 'rate_limited', status: 429 },
+  // The database briefly away (its rate limits live there), with Retry-After: passing, not a 500.
+  NOT_CONFIGURED: { code: 'service_unavailable', status: 503 },
 };
 
 /** The AI routes' own envelope: `{"error":{"code","message"}}` (no-store comes with the path's headers). */

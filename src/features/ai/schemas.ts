@@ -189,6 +189,7 @@ export const AiErrorSchema = z
         'not_found',
         'ai_request_failed',
         'rate_limited',
+        'service_unavailable',
         'internal_error',
       ]),
       message: z.string(),

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { RateLimiter } from '../../db/rate-limiter.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { BatchedIpLimiter } from './ip-limiter.ts';
 import { ANALYTICS_LIMITS } from './limits.ts';
 import { writeBatch } from './store.ts';
@@ -108,7 +109,9 @@ export class AnalyticsRecorder {
         );
         for (const w of batch) w.resolve();
       } catch (error) {
-        this.#logger.error({ err: error, events: batch.length }, 'analytics batch failed');
+        // The database away (a failover) is passing, and its events' requests were answered 503.
+        const level = isDatabaseUnavailable(error) ? 'warn' : 'error';
+        this.#logger[level]({ err: error, events: batch.length }, 'analytics batch failed');
         for (const w of batch) w.reject(error);
         return;
       }
