@@ -567,7 +567,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     instanceId: e.INSTANCE_ID,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS === 0 ? null : e.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseStatementTimeoutMs:
+      e.DATABASE_STATEMENT_TIMEOUT_MS === 0 ? null : e.DATABASE_STATEMENT_TIMEOUT_MS,
     workersEnabled: e.WORKERS_ENABLED,
     queueLeaseMs: e.QUEUE_LEASE_MS === 0 ? null : e.QUEUE_LEASE_MS,
     privacy: {

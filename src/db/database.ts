@@ -36,7 +36,11 @@ export const QUERY_READ_GRACE_MS = 5000;
  */
 export function openDatabase(
   url: string,
-  options: { poolSize?: number; onConnectionError?: (error: Error) => void; statementTimeoutMs?: number } = {},
+  options: {
+    poolSize?: number;
+    onConnectionError?: (error: Error) => void;
+    statementTimeoutMs?: number;
+  } = {},
 ): DatabaseHandle {
   if (url.startsWith('sqlite:')) {
     const path = sqliteFileOf(url) ?? ':memory:';
@@ -129,7 +133,8 @@ function closeOnReadTimeout(client: import('pg').PoolClient) {
     const result = query(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
-        if (error instanceof Error && error.message === QUERY_READ_TIMEOUT_MESSAGE) void client.end().catch(() => {});
+        if (error instanceof Error && error.message === QUERY_READ_TIMEOUT_MESSAGE)
+          void client.end().catch(() => {});
       });
     }
     return result;

@@ -159,49 +159,52 @@ describe.skipIf(!engines.includes('postgres'))('PostgreSQL connections', () => {
   });
 });
 
-describe.skipIf(!engines.includes('postgres'))('PostgreSQL statement and read timeouts (the serving pool)', () => {
-  it('a statement past the statement timeout (a lock held elsewhere) fails as the database unavailable', async () => {
-    const database = openDatabase(TEST_DATABASE_URL, { statementTimeoutMs: 200, poolSize: 2 });
-    try {
-      const slow = await sql`select pg_sleep(3)`.execute(database.db).catch((e: unknown) => e);
-      expect((slow as { code?: string }).code).toBe('57014');
-      expect(isDatabaseUnavailable(slow)).toBe(true);
-      expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows[0]!.one).toBe(1);
-    } finally {
-      await database.close();
-    }
-  });
-
-  it('a connection that stops answering (packets dropped): the query fails after the grace, the connection goes', async () => {
-    const proxy = await startDroppingProxy(new URL(TEST_DATABASE_URL));
-    const url = new URL(TEST_DATABASE_URL);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const heard: Error[] = [];
-    const database = openDatabase(url.toString(), {
-      statementTimeoutMs: 100,
-      poolSize: 1,
-      onConnectionError: (e) => heard.push(e),
+describe.skipIf(!engines.includes('postgres'))(
+  'PostgreSQL statement and read timeouts (the serving pool)',
+  () => {
+    it('a statement past the statement timeout (a lock held elsewhere) fails as the database unavailable', async () => {
+      const database = openDatabase(TEST_DATABASE_URL, { statementTimeoutMs: 200, poolSize: 2 });
+      try {
+        const slow = await sql`select pg_sleep(3)`.execute(database.db).catch((e: unknown) => e);
+        expect((slow as { code?: string }).code).toBe('57014');
+        expect(isDatabaseUnavailable(slow)).toBe(true);
+        expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows[0]!.one).toBe(1);
+      } finally {
+        await database.close();
+      }
     });
-    try {
-      const db = database.db;
-      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]!.one).toBe(1);
-      proxy.dropping = true;
-      // Mid-transaction, as the analytics writer's batch: it fails (no hang), its rollback too.
-      const hung = await db
-        .transaction()
-        .execute((tx) => sql`select 2`.execute(tx))
-        .catch((e: unknown) => e);
-      expect(isDatabaseUnavailable(hung), String(hung)).toBe(true);
-      proxy.dropping = false;
-      // The one pooled connection was closed, not lent again: the next query gets a new one.
-      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]!.one).toBe(1);
-      expect(proxy.connections).toBe(2);
-    } finally {
-      await database.close();
-      await proxy.close();
-    }
-  }, 20_000);
-});
+
+    it('a connection that stops answering (packets dropped): the query fails after the grace, the connection goes', async () => {
+      const proxy = await startDroppingProxy(new URL(TEST_DATABASE_URL));
+      const url = new URL(TEST_DATABASE_URL);
+      url.host = `127.0.0.1:${proxy.port}`;
+      const heard: Error[] = [];
+      const database = openDatabase(url.toString(), {
+        statementTimeoutMs: 100,
+        poolSize: 1,
+        onConnectionError: (e) => heard.push(e),
+      });
+      try {
+        const db = database.db;
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]!.one).toBe(1);
+        proxy.dropping = true;
+        // Mid-transaction, as the analytics writer's batch: it fails (no hang), its rollback too.
+        const hung = await db
+          .transaction()
+          .execute((tx) => sql`select 2`.execute(tx))
+          .catch((e: unknown) => e);
+        expect(isDatabaseUnavailable(hung), String(hung)).toBe(true);
+        proxy.dropping = false;
+        // The one pooled connection was closed, not lent again: the next query gets a new one.
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows[0]!.one).toBe(1);
+        expect(proxy.connections).toBe(2);
+      } finally {
+        await database.close();
+        await proxy.close();
+      }
+    }, 20_000);
+  },
+);
 
 /**
  * A TCP proxy to PostgreSQL that can silently drop everything in both directions (`dropping`): a
