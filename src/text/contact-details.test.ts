@@ -28,6 +28,9 @@ describe('maskContactDetails', () => {
     expect(maskContactDetails('zelda.q＠example.org')).toBe('[email]');
     // A malformed escape beside an address: the address still goes, the escape stays as it came.
     expect(maskContactDetails('/u/%E0%A4%A/zelda%40example.org')).toBe('/u/%E0%A4%A/[email]');
+    // Control characters stay escaped: a masked name or path gains no line break.
+    expect(maskContactDetails('signup%0A+57%20310%20777%208899')).toBe('signup%0A[phone]');
+    expect(maskContactDetails('/u%C2%85/ana%2Eq%40example%2Eorg')).toBe('/u%C2%85/[email]');
   });
 
   it('keeps the encoded form of a path that holds no contact detail', () => {

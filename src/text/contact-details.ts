@@ -42,13 +42,19 @@ function maskPlain(text: string): string {
   return text.replace(EMAIL, EMAIL_PLACEHOLDER).replace(PHONE, PHONE_PLACEHOLDER);
 }
 
-/** `text` with its percent-escapes decoded, twice encoded ones too; a malformed run is kept as it came. */
+/** Control characters: kept encoded, so a decoded path or name never gains a line break or a NUL. */
+const CONTROL = /\p{Cc}/gu;
+
+/**
+ * `text` with its percent-escapes decoded, twice encoded ones too; a malformed run is kept as it
+ * came, and control characters stay escaped.
+ */
 function percentDecoded(text: string): string {
   let current = text;
   for (let round = 0; round < 3 && current.includes('%'); round++) {
     const next = current.replace(ESCAPES, (run) => {
       try {
-        return decodeURIComponent(run);
+        return decodeURIComponent(run).replace(CONTROL, encodeURIComponent);
       } catch {
         return run;
       }
