@@ -23,9 +23,9 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * connect now: a restart or failover), 53300 (too many connections), 25006 (read-only transaction: a
  * failover's old primary, now a standby), and what a connection is refused with while the database
  * is closed to connections (55000, `ALTER DATABASE … ALLOW_CONNECTIONS false` during maintenance) or
- * not there (3D000, dropped or not yet restored), and a statement cancelled by its statement timeout
- * (57014: a lock held elsewhere, an overloaded server; see openDatabase). The service's queries use nothing else that raises
- * 55000 (a sequence's currval, a replication slot).
+ * not there (3D000, dropped or not yet restored); and a statement cancelled by its statement timeout
+ * (57014: a lock held elsewhere, an overloaded server; see openDatabase). The service's queries use
+ * nothing else that raises 55000 (a sequence's currval, a replication slot).
  */
 const POSTGRES_STATES = /^(08...|57P0[123]|53300|25006|55000|3D000|57014)$/;
 
