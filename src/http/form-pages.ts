@@ -1,11 +1,13 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import Negotiator from 'negotiator';
 import { escapeHtml } from '../integrations/mail/index.ts';
 import { isFormContentType } from './body.ts';
 import type { AppEnv } from './env.ts';
 import { ApiError } from './errors.ts';
 
-type Language = 'en' | 'es';
+const LANGUAGES = ['en', 'es'] as const;
+type Language = (typeof LANGUAGES)[number];
 
 /**
  * Whether the answer is a page: a plain HTML form posted by the browser (a form encoding, and an
@@ -29,21 +31,14 @@ export function answersNavigationWithPage(
 }
 
 /**
- * The visitor's language from `Accept-Language`: the most preferred of Spanish and English (by `q`,
- * then order), or undefined when it names neither.
+ * The visitor's language from `Accept-Language`: the most preferred of English and Spanish (q-values,
+ * `es-MX` for `es`, read by jshttp's negotiator), English for `*`, or undefined when it names neither.
  */
 export function acceptLanguage(header: string | undefined): Language | undefined {
-  let best: { language: Language; q: number } | undefined;
-  for (const range of (header ?? '').split(',').slice(0, 32)) {
-    const [tag = '', ...params] = range.split(';');
-    const primary = tag.trim().toLowerCase().split('-')[0];
-    if (primary !== 'es' && primary !== 'en') continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('q='));
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (!Number.isFinite(q) || q <= 0) continue;
-    if (!best || q > best.q) best = { language: primary, q };
-  }
-  return best?.language;
+  if (!header) return undefined;
+  return new Negotiator({ headers: { 'accept-language': header } }).language([...LANGUAGES]) as
+    | Language
+    | undefined;
 }
 
 /**
