@@ -6,6 +6,11 @@
  * request moves much less, so this is how a change to the write path is compared with the code before
  * it: `--against` names a checkout of that code (its dependencies installed), started with its own
  * start command, and the two are measured in alternate rounds on fresh SQLite databases.
+ *
+ * `--visitors N` sends the traffic of a busy site instead of one visitor's page views: N visitors
+ * (one User-Agent each, so one daily hash each) among 211 pages, five UTM sources, nine campaigns and
+ * four referrers. Each commit then carries many visitors' events, so it writes as many visits and
+ * far more rollup rows than the one visitor of `npm run bench`'s scenario.
  */
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,6 +23,7 @@ const { values } = parseArgs({
     against: { type: 'string' },
     'against-start': { type: 'string', default: 'node src/main.ts' },
     rounds: { type: 'string', default: '3' },
+    visitors: { type: 'string' },
     duration: { type: 'string', default: '8' },
   },
 });
@@ -39,7 +45,28 @@ if (values.against) {
   });
 }
 
+const REFERRERS = ['https://www.google.com/', 'https://t.co/x', '', 'https://news.ycombinator.com/'];
+let sent = 0;
+/** The `--visitors` traffic: request k's visitor, page, tags and referrer all follow from k. */
+function busySiteRequest(visitors: number) {
+  const k = ++sent;
+  const visitor = k % visitors;
+  return {
+    headers: {
+      'content-type': 'text/plain;charset=UTF-8',
+      'user-agent': `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.${visitor}.0 Safari/537.36`,
+    },
+    body: JSON.stringify({
+      type: 'page_view',
+      page: `https://agency.example/page/${(k * 7) % 211}?utm_source=s${k % 5}&utm_campaign=c${k % 9}`,
+      referrer: REFERRERS[k % REFERRERS.length],
+      title: 'Page',
+    }),
+  };
+}
+
 async function load(url: string, seconds: number) {
+  const visitors = values.visitors === undefined ? 0 : Number(values.visitors);
   const result = await autocannon({
     url: `${url}${track.path}`,
     method: track.method,
@@ -47,6 +74,13 @@ async function load(url: string, seconds: number) {
     headers: { 'content-type': 'application/json', ...track.headers },
     connections: CONNECTIONS,
     duration: seconds,
+    ...(visitors > 0
+      ? {
+          requests: [
+            { method: 'POST', setupRequest: (request) => ({ ...request, ...busySiteRequest(visitors) }) },
+          ],
+        }
+      : {}),
   });
   return { answered: result['2xx'], other: result.non2xx + result.errors };
 }
