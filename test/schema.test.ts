@@ -10,6 +10,7 @@ import type { RowOf, SqlType, TableSpec } from '../src/db/table-spec.ts';
 import {
   analyticsDailyTable,
   analyticsEventsTable,
+  analyticsInboxTable,
   analyticsMonthlyTable,
   analyticsSaltsTable,
   analyticsVisitDailyTable,
@@ -65,6 +66,7 @@ const TABLES = {
   analytics_visit_daily: analyticsVisitDailyTable,
   analytics_monthly: analyticsMonthlyTable,
   analytics_visit_monthly: analyticsVisitMonthlyTable,
+  analytics_inbox: analyticsInboxTable,
   prototype_attempts: prototypeAttemptsTable,
   prototype_events: prototypeEventsTable,
   blobs: blobsTable,

@@ -19,6 +19,7 @@ import * as m0013 from './migrations/0013_contact_classification.ts';
 import * as m0014 from './migrations/0014_personal_data.ts';
 import * as m0015 from './migrations/0015_job_trace.ts';
 import * as m0016 from './migrations/0016_analytics_read_tiers.ts';
+import * as m0017 from './migrations/0017_analytics_inbox.ts';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_foundation': m0001,
@@ -35,4 +36,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014_personal_data': m0014,
   '0015_job_trace': m0015,
   '0016_analytics_read_tiers': m0016,
+  '0017_analytics_inbox': m0017,
 };

@@ -1,5 +1,6 @@
+import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
-import { type FilterName, filtersOf, readAnalyticsStats, resolveRange } from '../analytics/port.ts';
+import { type FilterName, filtersOf, foldAndResolveRange, readAnalyticsStats } from '../analytics/port.ts';
 
 /**
  * The analytics statistics the dashboard charts: the analytics feature's own stats functions (the
@@ -8,8 +9,9 @@ import { type FilterName, filtersOf, readAnalyticsStats, resolveRange } from '..
  */
 export async function analyticsStats(
   db: Db,
+  logger: Logger,
   query: { from?: string; to?: string; limit: number } & Partial<Record<FilterName, string>>,
 ) {
-  const range = await resolveRange(db, query.from, query.to, Date.now());
+  const range = await foldAndResolveRange(db, logger, query.from, query.to, Date.now());
   return readAnalyticsStats(db, range, query.limit, filtersOf(query));
 }

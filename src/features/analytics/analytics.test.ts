@@ -21,8 +21,14 @@ function track(server: Server, body: BodyInit | null, headers: Record<string, st
   });
 }
 
+/** The database once every acknowledged event is folded into the events, visits and rollups. */
+async function stored(server: Server) {
+  await server.deps.flush();
+  return server.deps.db;
+}
+
 async function eventCount(server: Server): Promise<number> {
-  const row = await server.deps.db
+  const row = await (await stored(server))
     .selectFrom('analytics_events')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -85,7 +91,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     expect((await track(server, multipart)).status).toBe(202);
     expect(await eventCount(server)).toBe(before + 5);
 
-    const rows = await server.deps.db
+    const rows = await (await stored(server))
       .selectFrom('analytics_events')
       .selectAll()
       .where('page', 'like', '/beacon-%')
@@ -175,7 +181,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       'Content-Type': 'text/plain',
     });
     expect(res.status).toBe(202);
-    const row = await server.deps.db
+    const row = await (await stored(server))
       .selectFrom('analytics_events')
       .select('title')
       .where('page', '=', '/emoji-title')
@@ -189,7 +195,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       'X-Forwarded-For': '10.0.0.1, 8.8.8.8',
     });
     expect(res.status).toBe(202);
-    const row = await server.deps.db
+    const row = await (await stored(server))
       .selectFrom('analytics_events')
       .selectAll()
       .where('page', '=', '/from-us')
@@ -204,7 +210,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       'Content-Type': 'text/plain',
       'X-Forwarded-For': '192.168.1.20',
     });
-    const lan = await server.deps.db
+    const lan = await (await stored(server))
       .selectFrom('analytics_events')
       .select('country')
       .where('page', '=', '/from-lan')
@@ -302,7 +308,7 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
       'Content-Type': 'text/plain',
     });
     expect(res.status).toBe(202);
-    const row = await server.deps.db
+    const row = await (await stored(server))
       .selectFrom('analytics_events')
       .select(['referrer', 'referrer_host'])
       .where('page', '=', '/long-referrer-host')
@@ -490,7 +496,10 @@ describe('analytics behind Cloudflare (TRUST_PROXY=cloudflare)', () => {
       'CF-IPCountry': 'XX',
       'CF-Connecting-IP': '8.8.8.8',
     });
-    const rows = await server.deps.db.selectFrom('analytics_events').select(['page', 'country']).execute();
+    const rows = await (await stored(server))
+      .selectFrom('analytics_events')
+      .select(['page', 'country'])
+      .execute();
     expect(Object.fromEntries(rows.map((r) => [r.page, r.country]))).toEqual({
       '/cf-header': 'DE',
       '/cf-lookup': 'US',

@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { ClientOrigin } from '../../http/client-ip.ts';
 import { isBotAgent } from './bots.ts';
+import { foldPending } from './fold.ts';
 import { type IngestDeps, ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { writeBatch } from './store.ts';
+import { appendToInbox } from './store.ts';
 import type { TrackedEvent } from './tables.ts';
 import { CONVERSION_TYPE, validateTrack } from './track.ts';
 import { VisitorHasher } from './visitor-hash.ts';
@@ -61,18 +62,22 @@ export interface ConversionRecorder {
  * Records a `lead` conversion for a form sent from a page carrying the tracker: an event of type
  * `lead` from the same client (IP and User-Agent give the same daily visitor hash), so it lands on
  * the visitor's open visit, or starts one from the context's page and referrer. A conversion is
- * rare, so it commits in a transaction of its own (writeBatch of one event) rather than through the
- * track route's group commit. Best effort: the form has already succeeded, so a failure here is
- * logged, never thrown. `record` answers whether it was recorded.
+ * rare, so it commits to the inbox in a transaction of its own rather than through the track route's
+ * group commit, behind the page views already there, and the inbox is folded at once. Best effort:
+ * the form has already succeeded, so a failure here is logged, never thrown. `record` answers
+ * whether it was recorded.
  */
 export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRecorder {
   const hasher = new VisitorHasher(deps.db);
-  const sink = {
-    visitorHash: (day: string, ip: string | null, userAgent: string) => hasher.hash(day, ip, userAgent),
-    record: (event: TrackedEvent) => writeBatch(deps.db, [event], 0),
-  };
   return {
     async record(input, client, form, logger) {
+      const sink = {
+        visitorHash: (day: string, ip: string | null, userAgent: string) => hasher.hash(day, ip, userAgent),
+        record: async (event: TrackedEvent) => {
+          await appendToInbox(deps.db, [event], 0);
+          await foldPending(deps.db, logger);
+        },
+      };
       const context = contextOf(input);
       if (context === null || isBotAgent(client.userAgent)) return false;
       try {

@@ -110,6 +110,12 @@ export const VISITORS_INSERT: InsertShape<Database['analytics_visitors']> = {
   suffix: 'on conflict do nothing returning "day", "visitor_hash"',
   texts: new Map(),
 };
+export const INBOX_INSERT: InsertShape<Database['analytics_inbox']> = {
+  table: 'analytics_inbox',
+  columns: ['id', 'event'],
+  suffix: '',
+  texts: new Map(),
+};
 export const ROLLUPS_UPSERT: InsertShape<Database['analytics_daily']> = {
   table: 'analytics_daily',
   columns: ['dimension', 'day', 'value', 'count'],

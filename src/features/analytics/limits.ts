@@ -43,6 +43,12 @@ export const ANALYTICS_LIMITS = {
   export: { pageSize: 5000, maxBreakdownRows: 10_000 },
   /** Events committed per transaction at most; more waiting go in the next one. */
   maxBatch: 500,
+  /**
+   * The inbox (store.ts) is folded into the events, visits and rollups at most this long after an
+   * event is committed to it (and before every read of them), at most foldBatch events a transaction.
+   */
+  foldIntervalMs: 1000,
+  foldBatch: 2000,
   /** Events waiting for a commit at most; beyond it track answers 429 with Retry-After (the database is behind). */
   maxQueued: 20_000,
 } as const;

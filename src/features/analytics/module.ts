@@ -20,6 +20,8 @@ export const analyticsModule: FeatureModule = {
       routes: analyticsRoutes(recorder),
       housekeeping: [
         { name: 'analytics_salts', run: () => pruneAnalyticsDays(infra.db, utcDay(Date.now())) },
+        // Events an instance committed to the inbox and did not live to fold (each fold takes all).
+        { name: 'analytics_inbox', run: () => recorder.fold() },
       ],
       flush: () => recorder.flush(),
     };

@@ -1,6 +1,6 @@
 /**
  * What other features may use of analytics (the only file of this folder they may import): the back
- * office reads its statistics (with filters), and refuses a bad date range as analytics does; the
+ * office reads its statistics (with filters, the inbox folded first), and refuses a bad date range as analytics does; the
  * lead and contact-us forms take the visit context and record their conversions.
  */
 export {
@@ -12,4 +12,4 @@ export {
 export { AnalyticsRefusal } from './errors.ts';
 export { type FilterName, filtersOf } from './filters.ts';
 export { Stats, StatsQuery } from './schemas.ts';
-export { readAnalyticsStats, resolveRange } from './stats.ts';
+export { foldAndResolveRange, readAnalyticsStats } from './stats.ts';

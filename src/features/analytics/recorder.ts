@@ -2,9 +2,10 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { RateLimiter } from '../../db/rate-limiter.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { foldPending } from './fold.ts';
 import { BatchedIpLimiter } from './ip-limiter.ts';
 import { ANALYTICS_LIMITS } from './limits.ts';
-import { writeBatch } from './store.ts';
+import { appendToInbox } from './store.ts';
 import type { TrackedEvent } from './tables.ts';
 import { VisitorHasher } from './visitor-hash.ts';
 
@@ -17,11 +18,15 @@ interface Waiting {
 export class RecorderBusyError extends Error {}
 
 /**
- * Group commit for analytics events. `record()` resolves once its event is COMMITTED: nothing is
- * acknowledged that a crash could lose. While one transaction runs, the events that arrive wait and
- * go together in the next one, so under load one commit carries many events (up to maxBatch) and at
- * rest each event commits alone at once. There is no timer and no acknowledged-but-unwritten buffer.
- * Bot drops are only counted, and are the one thing that can be lost (a few counts on a crash).
+ * Group commit for analytics events. `record()` resolves once its event is COMMITTED (to the inbox,
+ * store.ts appendToInbox): nothing is acknowledged that a crash could lose. While one transaction
+ * runs, the events that arrive wait and go together in the next one, so under load one commit
+ * carries many events (up to maxBatch) and at rest each event commits alone at once. Bot drops are
+ * only counted, and are the one thing that can be lost (a few counts on a crash).
+ *
+ * The inbox is folded into the events, visits and rollups (fold.ts) at most foldIntervalMs after an
+ * append, before every read of them, and by the housekeeping: a visit or a rollup row then changes
+ * once per fold rather than once per commit.
  */
 export class AnalyticsRecorder {
   readonly #db: Db;
@@ -30,6 +35,7 @@ export class AnalyticsRecorder {
   #queue: Waiting[] = [];
   #bots = 0;
   #running: Promise<void> | null = null;
+  #foldTimer: NodeJS.Timeout | null = null;
   readonly #hasher: VisitorHasher;
   /** Per-IP limit on track requests (null: off). */
   readonly limiter: BatchedIpLimiter | null;
@@ -76,13 +82,34 @@ export class AnalyticsRecorder {
     return this.#hasher.hash(day, ip, userAgent);
   }
 
-  /** Waits until everything recorded so far is committed (used at shutdown and by tests). */
+  /**
+   * Waits until everything recorded so far is committed and folded (used at shutdown and by tests).
+   * Folding is not needed for durability (the inbox is), so a shutdown that runs out of time during
+   * it loses nothing.
+   */
   async flush(): Promise<void> {
     await this.limiter?.sync();
     while (this.#running || this.#queue.length > 0 || this.#bots > 0) {
       this.#kick();
       await this.#running;
     }
+    if (this.#foldTimer) clearTimeout(this.#foldTimer);
+    this.#foldTimer = null;
+    await this.fold();
+  }
+
+  /** Folds the inbox now (fold.ts); answers how many rows this call folded. */
+  fold(): Promise<number> {
+    return foldPending(this.#db, this.#logger);
+  }
+
+  #scheduleFold(): void {
+    if (this.#foldTimer) return;
+    this.#foldTimer = setTimeout(() => {
+      this.#foldTimer = null;
+      void this.fold();
+    }, ANALYTICS_LIMITS.foldIntervalMs);
+    this.#foldTimer.unref();
   }
 
   #kick(): void {
@@ -102,12 +129,13 @@ export class AnalyticsRecorder {
       const bots = this.#bots;
       this.#bots = 0;
       try {
-        await writeBatch(
+        await appendToInbox(
           this.#db,
           batch.map((w) => w.event),
           bots,
         );
         for (const w of batch) w.resolve();
+        this.#scheduleFold();
       } catch (error) {
         // The database away (a failover) is passing, and its events' requests were answered 503.
         const level = isDatabaseUnavailable(error) ? 'warn' : 'error';

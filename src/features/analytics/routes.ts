@@ -11,6 +11,7 @@ import { isBotAgent } from './bots.ts';
 import { AnalyticsRefusal, type AnalyticsRefusalReason } from './errors.ts';
 import { ExportQuery, eventsCsv, reportCsv } from './export.ts';
 import { filtersOf } from './filters.ts';
+import { foldPending } from './fold.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
@@ -25,7 +26,7 @@ import {
   TrackFormBody,
   type TrackInput,
 } from './schemas.ts';
-import { readAnalyticsStats, resolveRange } from './stats.ts';
+import { foldAndResolveRange, readAnalyticsStats } from './stats.ts';
 import { parseTrackBody } from './track.ts';
 import { SCRIPT_HEADERS, SCRIPT_PATH, trackerScript } from './tracker-script.ts';
 
@@ -72,7 +73,7 @@ const trackRoute = createRoute({
     'Accepts the content types `navigator.sendBeacon` sends: `text/plain` (JSON text), `application/json`, ' +
     'no type, `application/x-www-form-urlencoded` and `multipart/form-data` (form fields; `properties` as JSON text). ' +
     `Bodies over ${L.trackBodyBytes} bytes → 413. Answers **202** once the event is committed, and 202 to bots too ` +
-    '(dropped and counted, never stored). The client IP is never stored: the country comes from `CF-IPCountry` ' +
+    '(dropped and counted, never stored); the statistics include a committed event from then on. The client IP is never stored: the country comes from `CF-IPCountry` ' +
     '(TRUST_PROXY=cloudflare) or a local IP-to-country database, and the visitor is a hash of (daily salt, IP, user agent). ' +
     `Rate limit: ANALYTICS_TRACK_RATE_LIMIT per IP per minute (default ${L.trackPerIp.limit}).`,
   request: {
@@ -242,7 +243,7 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
     .openapi(statsRoute, async (c) => {
       const query = c.req.valid('query');
       const range = await mapErrors(
-        resolveRange(c.env.deps.db, query.from, query.to, Date.now()),
+        foldAndResolveRange(c.env.deps.db, c.env.logger, query.from, query.to, Date.now()),
         analyticsApiError,
       );
       return c.json(await readAnalyticsStats(c.env.deps.db, range, query.limit, filtersOf(query)), 200);
@@ -250,7 +251,10 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
     .openapi(exportRoute, async (c) => {
       const query = c.req.valid('query');
       const db = c.env.deps.db;
-      const range = await mapErrors(resolveRange(db, query.from, query.to, Date.now()), analyticsApiError);
+      const range = await mapErrors(
+        foldAndResolveRange(db, c.env.logger, query.from, query.to, Date.now()),
+        analyticsApiError,
+      );
       const filters = filtersOf(query);
       const headers = {
         'Content-Type': 'text/csv; charset=utf-8',
@@ -262,6 +266,7 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
     })
     .openapi(eventsRoute, async (c) => {
       const { page, limit } = c.req.valid('query');
+      await foldPending(c.env.deps.db, c.env.logger);
       const { rows, total } = await listEvents(c.env.deps.db, page, limit);
       return c.json(
         {

@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { hasFilters, NONE, type StatsFilters } from './filters.ts';
+import { foldPending } from './fold.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { firstDay, readBotsDropped, readStats, type StatsRange } from './rollup-reads.ts';
 import { rangeSize, readSampledReport, type SampleBudget, sampleThreshold } from './sampled-stats.ts';
@@ -50,6 +52,25 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 }
 
+/**
+ * The asked range checked: each day parsed (a refusal when it is none), the start not after the end,
+ * the span within the limit. `from` stays undefined when not asked (resolveRange picks it).
+ */
+export function checkedRange(
+  from: string | undefined,
+  to: string | undefined,
+  now: number,
+): { from: string | undefined; to: string } {
+  const end = to === undefined ? utcDay(now) : parseDay('to', to);
+  if (from === undefined) return { from: undefined, to: end };
+  const start = parseDay('from', from);
+  if (start > end) throw new AnalyticsRefusal('invalid', 'from: must not be after to.');
+  if (daysBetween(start, end) >= L.stats.maxRangeDays) {
+    throw new AnalyticsRefusal('invalid', `The range may span at most ${L.stats.maxRangeDays} days.`);
+  }
+  return { from: start, to: end };
+}
+
 /** The inclusive UTC day range of a stats request; defaults: first recorded day (within the span limit) .. today. */
 export async function resolveRange(
   db: Db,
@@ -57,21 +78,32 @@ export async function resolveRange(
   to: string | undefined,
   now: number,
 ): Promise<StatsRange> {
-  const end = to === undefined ? utcDay(now) : parseDay('to', to);
-  if (from === undefined) {
-    // The default never breaks the span limit: data older than it (years of it, or a day written
-    // under a wrong clock) would otherwise turn a request without parameters into a 400.
-    const first = (await firstDay(db)) ?? end;
-    if (first > end) return { from: end, to: end };
-    if (daysBetween(first, end) < L.stats.maxRangeDays) return { from: first, to: end };
-    return { from: utcDay(Date.parse(end) - (L.stats.maxRangeDays - 1) * DAY_MS), to: end };
-  }
-  const start = parseDay('from', from);
-  if (start > end) throw new AnalyticsRefusal('invalid', 'from: must not be after to.');
-  if (daysBetween(start, end) >= L.stats.maxRangeDays) {
-    throw new AnalyticsRefusal('invalid', `The range may span at most ${L.stats.maxRangeDays} days.`);
-  }
-  return { from: start, to: end };
+  const asked = checkedRange(from, to, now);
+  const end = asked.to;
+  if (asked.from !== undefined) return { from: asked.from, to: end };
+  // The default never breaks the span limit: data older than it (years of it, or a day written
+  // under a wrong clock) would otherwise turn a request without parameters into a 400.
+  const first = (await firstDay(db)) ?? end;
+  if (first > end) return { from: end, to: end };
+  if (daysBetween(first, end) < L.stats.maxRangeDays) return { from: first, to: end };
+  return { from: utcDay(Date.parse(end) - (L.stats.maxRangeDays - 1) * DAY_MS), to: end };
+}
+
+/**
+ * What a read of the statistics does first: refuses a bad range before anything is written, folds
+ * the inbox (fold.ts: the answer then holds every event acknowledged before it was asked), then
+ * resolves the range as resolveRange does.
+ */
+export async function foldAndResolveRange(
+  db: Db,
+  logger: Logger,
+  from: string | undefined,
+  to: string | undefined,
+  now: number,
+): Promise<StatsRange> {
+  checkedRange(from, to, now);
+  await foldPending(db, logger);
+  return resolveRange(db, from, to, now);
 }
 
 /** A share in percent with one decimal (0 when there is nothing to share). */

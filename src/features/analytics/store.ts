@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import { type Db, type DbOrTx, engineOf } from '../../db/database.ts';
 import { incrementCounter } from '../../db/rate-limiter.ts';
 import {
   EVENTS_INSERT,
+  INBOX_INSERT,
   type InsertShape,
   insertQuery,
   MONTHLY_UPSERT,
@@ -30,84 +32,181 @@ function rollupKey(dimension: Dimension, day: string, value: string) {
 /**
  * Stores a batch of events in ONE transaction: the events, the day's first sighting of each visitor
  * hash, the visits they extend or start, and the rollup counters they move. Either all of it lands
- * or none (nothing half-stored).
+ * or none (nothing half-stored). The track route goes through the inbox instead (appendToInbox, then
+ * foldInbox); tests and the benchmarks write here directly.
  */
 export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: number): Promise<void> {
+  await db.transaction().execute((tx) => applyBatch(tx, batch, botsDropped));
+}
+
+/**
+ * Tracked events committed as they arrive, one row of JSON each in `analytics_inbox` (and the bots
+ * dropped since the last commit): what a request waits for before its 202. Writing the events, their
+ * visits and rollups is left to foldInbox, which does it for many at a time.
+ */
+export async function appendToInbox(db: Db, batch: TrackedEvent[], botsDropped: number): Promise<void> {
+  const rows = batch.map((event) => ({ id: inboxKey(), event: JSON.stringify(event) }));
   await db.transaction().execute(async (tx) => {
-    const counts = new Map<string, number>();
-    const bump = (dimension: Dimension, day: string, value: string | null, by = 1) => {
-      if (value === null) return;
-      // Keyed as the database will store the value: both engines write a lone surrogate (possible in
-      // a JSON `type`, "\ud800") as U+FFFD. Two values that differ here but not there would be two
-      // rows of one multi-row upsert hitting the same key, which PostgreSQL refuses ("cannot affect
-      // row a second time"), failing the whole batch, other visitors' events included.
-      const key = rollupKey(dimension, day, value.toWellFormed());
-      counts.set(key, (counts.get(key) ?? 0) + by);
-    };
-    const visitors = new Map<string, { day: string; visitor_hash: string }>();
-    const events: AnalyticsEventRow[] = [];
-    for (const { row: e, kind, engagementMs, conversion } of batch) {
-      if (kind === 'engagement') {
-        bump('engagement', e.day, e.page, engagementMs);
-        continue;
-      }
-      events.push(e);
-      bump('total', e.day, '');
-      bump('page', e.day, e.page);
-      bump('country', e.day, e.country ?? '');
-      bump('type', e.day, e.type);
-      // A conversion carries its form's referrer to start a visit with, but is no referral of its own:
-      // the visit's page view counted it already (stats.ts and sampled-stats.ts skip it too).
-      if (!conversion) bump('referrer', e.day, e.referrer_host);
-      visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
-    }
     const engine = engineOf(tx);
-    const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
-    // In key order too: two instances inserting the same new visitors wait for each other, never deadlock.
-    const visitorRows = [...visitors.entries()].sort(byKey).map(([, row]) => row);
-    const newVisitors = new Set<string>();
-    for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
-      const inserted = await tx.executeQuery<{ day: string; visitor_hash: string }>(
-        insertQuery(engine, VISITORS_INSERT, visitorRows.slice(i, i + INSERT_CHUNK)),
-      );
-      for (const row of inserted.rows) {
-        bump('visitors', row.day, '');
-        newVisitors.add(visitKey(row.day, row.visitor_hash));
-      }
-    }
-    // Visits before the events: applying the batch gives each event its visit_id.
-    const changes = applyToVisits(batch, await openVisits(tx, batch), newVisitors);
-    const visitRows = changes.map((c) => c.after).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (let i = 0; i < visitRows.length; i += INSERT_CHUNK) {
-      await tx.executeQuery(insertQuery(engine, VISITS_UPSERT, visitRows.slice(i, i + INSERT_CHUNK)));
-    }
-    for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-      await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
-    }
-    // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
-    const rows = [...counts.entries()].sort(byKey).map(([key, count]) => {
-      const [dimension, day, value] = key.split('\u0000') as [string, string, string];
-      return { dimension, day, value, count };
-    });
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
+      await tx.executeQuery(insertQuery(engine, INBOX_INSERT, rows.slice(i, i + INSERT_CHUNK)));
     }
-    await writeMonthly(tx, rows, ['count'], MONTHLY_UPSERT);
-    const visitRollups = [...visitRollupDeltas(changes).entries()]
-      .filter(([, m]) => VISIT_METRICS.some((metric) => m[metric] !== 0))
-      .sort(byKey)
-      .map(([key, metrics]) => {
-        const [dimension, day, value] = key.split('\u0000') as [string, string, string];
-        return { dimension, day, value, ...metrics };
-      });
-    for (let i = 0; i < visitRollups.length; i += INSERT_CHUNK) {
-      await tx.executeQuery(
-        insertQuery(engine, VISIT_ROLLUPS_UPSERT, visitRollups.slice(i, i + INSERT_CHUNK)),
-      );
-    }
-    await writeMonthly(tx, visitRollups, VISIT_METRICS, VISIT_MONTHLY_UPSERT);
     if (botsDropped > 0) await incrementCounter(tx, BOTS_COUNTER, botsDropped);
   });
+}
+
+/** This process's part of the inbox keys: two instances never make the same key. */
+const INSTANCE = randomBytes(4).toString('hex');
+let appended = 0;
+
+/**
+ * An inbox key: the time (12 hex digits), this process's count (8) and INSTANCE. In key order the
+ * rows of one instance are in the order they arrived, and everyone's are in the order of the clock.
+ */
+function inboxKey(): string {
+  appended = (appended + 1) % 0x1_0000_0000;
+  return `${Date.now().toString(16).padStart(12, '0')}${appended.toString(16).padStart(8, '0')}${INSTANCE}`;
+}
+
+export interface FoldOutcome {
+  /** Inbox rows taken (and deleted). */
+  taken: number;
+  /** Rows that were no event (not JSON, or no event's shape): deleted with the rest, stored nowhere. */
+  unreadable: string[];
+}
+
+/**
+ * Takes up to `limit` inbox rows, oldest first (after the `skip` oldest), and stores their events (applyBatch) in the SAME
+ * transaction that deletes them: a crash or a failure leaves them in the inbox, whole, for the next
+ * fold; nothing is folded twice. On PostgreSQL the rows are locked in key order (`for update`): a
+ * second instance folding at the same moment waits for them, then takes the ones after.
+ */
+export async function foldInbox(db: Db, limit: number, skip = 0): Promise<FoldOutcome> {
+  return db.transaction().execute(async (tx) => {
+    const engine = engineOf(tx);
+    const { rows } = await tx.executeQuery<{ id: string; event: string }>(
+      CompiledQuery.raw(
+        'delete from "analytics_inbox" where "id" in (select "id" from "analytics_inbox" order by "id" ' +
+          `${engine === 'postgres' ? 'limit $1 offset $2 for update' : 'limit ? offset ?'}) returning "id", "event"`,
+        [limit, skip],
+      ),
+    );
+    rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const events: TrackedEvent[] = [];
+    const unreadable: string[] = [];
+    for (const row of rows) {
+      const event = readInboxEvent(row.event);
+      if (event) events.push(event);
+      else unreadable.push(row.id);
+    }
+    if (events.length > 0) await applyBatch(tx, events, 0);
+    return { taken: rows.length, unreadable };
+  });
+}
+
+function readInboxEvent(text: string): TrackedEvent | null {
+  try {
+    const event = JSON.parse(text) as TrackedEvent | null;
+    return typeof event?.row?.id === 'string' && typeof event.row.day === 'string' ? event : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The key of the oldest inbox row (null: the inbox is empty). */
+export async function oldestInboxId(db: Db): Promise<string | null> {
+  const row = await db.selectFrom('analytics_inbox').select('id').orderBy('id').limit(1).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Deletes one inbox row unfolded: an event the database refuses (see AnalyticsRecorder). */
+export async function dropInboxRow(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('analytics_inbox').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** How many tracked events wait in the inbox (all instances'). */
+export async function inboxSize(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom('analytics_inbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** writeBatch's work, in the caller's transaction. */
+async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number): Promise<void> {
+  const counts = new Map<string, number>();
+  const bump = (dimension: Dimension, day: string, value: string | null, by = 1) => {
+    if (value === null) return;
+    // Keyed as the database will store the value: both engines write a lone surrogate (possible in
+    // a JSON `type`, "\ud800") as U+FFFD. Two values that differ here but not there would be two
+    // rows of one multi-row upsert hitting the same key, which PostgreSQL refuses ("cannot affect
+    // row a second time"), failing the whole batch, other visitors' events included.
+    const key = rollupKey(dimension, day, value.toWellFormed());
+    counts.set(key, (counts.get(key) ?? 0) + by);
+  };
+  const visitors = new Map<string, { day: string; visitor_hash: string }>();
+  const events: AnalyticsEventRow[] = [];
+  for (const { row: e, kind, engagementMs, conversion } of batch) {
+    if (kind === 'engagement') {
+      bump('engagement', e.day, e.page, engagementMs);
+      continue;
+    }
+    events.push(e);
+    bump('total', e.day, '');
+    bump('page', e.day, e.page);
+    bump('country', e.day, e.country ?? '');
+    bump('type', e.day, e.type);
+    // A conversion carries its form's referrer to start a visit with, but is no referral of its own:
+    // the visit's page view counted it already (stats.ts and sampled-stats.ts skip it too).
+    if (!conversion) bump('referrer', e.day, e.referrer_host);
+    visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
+  }
+  const engine = engineOf(tx);
+  const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+  // In key order too: two instances inserting the same new visitors wait for each other, never deadlock.
+  const visitorRows = [...visitors.entries()].sort(byKey).map(([, row]) => row);
+  const newVisitors = new Set<string>();
+  for (let i = 0; i < visitorRows.length; i += INSERT_CHUNK) {
+    const inserted = await tx.executeQuery<{ day: string; visitor_hash: string }>(
+      insertQuery(engine, VISITORS_INSERT, visitorRows.slice(i, i + INSERT_CHUNK)),
+    );
+    for (const row of inserted.rows) {
+      bump('visitors', row.day, '');
+      newVisitors.add(visitKey(row.day, row.visitor_hash));
+    }
+  }
+  // Visits before the events: applying the batch gives each event its visit_id.
+  const changes = applyToVisits(batch, await openVisits(tx, batch), newVisitors);
+  const visitRows = changes.map((c) => c.after).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (let i = 0; i < visitRows.length; i += INSERT_CHUNK) {
+    await tx.executeQuery(insertQuery(engine, VISITS_UPSERT, visitRows.slice(i, i + INSERT_CHUNK)));
+  }
+  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+    await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
+  }
+  // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
+  const rows = [...counts.entries()].sort(byKey).map(([key, count]) => {
+    const [dimension, day, value] = key.split('\u0000') as [string, string, string];
+    return { dimension, day, value, count };
+  });
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
+  }
+  await writeMonthly(tx, rows, ['count'], MONTHLY_UPSERT);
+  const visitRollups = [...visitRollupDeltas(changes).entries()]
+    .filter(([, m]) => VISIT_METRICS.some((metric) => m[metric] !== 0))
+    .sort(byKey)
+    .map(([key, metrics]) => {
+      const [dimension, day, value] = key.split('\u0000') as [string, string, string];
+      return { dimension, day, value, ...metrics };
+    });
+  for (let i = 0; i < visitRollups.length; i += INSERT_CHUNK) {
+    await tx.executeQuery(insertQuery(engine, VISIT_ROLLUPS_UPSERT, visitRollups.slice(i, i + INSERT_CHUNK)));
+  }
+  await writeMonthly(tx, visitRollups, VISIT_METRICS, VISIT_MONTHLY_UPSERT);
+  if (botsDropped > 0) await incrementCounter(tx, BOTS_COUNTER, botsDropped);
 }
 
 /**

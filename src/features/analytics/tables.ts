@@ -126,6 +126,16 @@ export const analyticsVisitMonthlyTable = table({
   engagement_ms: bigint(),
 });
 
+/**
+ * The `analytics_inbox` table (migration 0017): tracked events committed and acknowledged, not yet
+ * folded into the events, visits and rollups (store.ts). `id` orders them as they arrived.
+ */
+export const analyticsInboxTable = table({
+  id: text(),
+  /** The TrackedEvent as JSON. */
+  event: text(),
+});
+
 declare module '../../db/schema.ts' {
   interface Database {
     analytics_events: AnalyticsEventRow;
@@ -136,6 +146,7 @@ declare module '../../db/schema.ts' {
     analytics_visit_daily: RowOf<typeof analyticsVisitDailyTable>;
     analytics_monthly: RowOf<typeof analyticsMonthlyTable>;
     analytics_visit_monthly: RowOf<typeof analyticsVisitMonthlyTable>;
+    analytics_inbox: RowOf<typeof analyticsInboxTable>;
   }
 }
 

@@ -24,7 +24,10 @@ function toApiError(error: unknown): unknown {
 /** The analytics view: the charts' statistics. */
 export function analyticsViews() {
   return createRouter().openapi(analyticsRoute, async (c) => {
-    const stats = await mapErrors(analyticsStats(c.env.deps.db, c.req.valid('query')), toApiError);
+    const stats = await mapErrors(
+      analyticsStats(c.env.deps.db, c.env.logger, c.req.valid('query')),
+      toApiError,
+    );
     return c.json(stats, 200);
   });
 }
