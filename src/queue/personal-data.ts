@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../db/database.ts';
 import { inChunks, LINKED, type PersonalDataPart, type PersonalDataScope } from '../db/personal-data.ts';
-import { containsPattern, mentionsAddress } from '../text/address-mention.ts';
+import { containsPattern, mentionPatterns, mentionsAddress } from '../text/address-mention.ts';
 
 const IDS_PER_QUERY = 50;
 /** Record ids are UUIDs or long prefixed strings; a short one could be part of anything. */
@@ -62,7 +62,13 @@ export const jobPersonalData: PersonalDataPart = {
       const rows = await db
         .selectFrom('jobs')
         .select(['id', 'payload'])
-        .where(sql<boolean>`lower(payload) like ${containsPattern(email)} escape '\\'`)
+        .where((eb) =>
+          eb.or(
+            mentionPatterns(email).map((p) =>
+              eb(sql<string>`lower(payload)`, 'like', sql<string>`${p} escape '\\'`),
+            ),
+          ),
+        )
         .execute();
       scope.add(
         LINKED.job,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, maskAddresses, mentionsAddress } from './address-mention.ts';
+import { containsPattern, maskAddresses, mentionPatterns, mentionsAddress } from './address-mention.ts';
 
 describe('mentionsAddress', () => {
   const ana = 'ana@example.co';
@@ -32,6 +32,18 @@ describe('mentionsAddress', () => {
     ]) {
       expect(mentionsAddress(text, ana), text).toBe(false);
     }
+  });
+
+  it('finds it percent-encoded, as a URL carries it, and still not a longer address', () => {
+    expect(mentionsAddress('/contact?email=ana%40example.co&x=1', ana)).toBe(true);
+    expect(mentionsAddress('/contact?email=ANA%40EXAMPLE.CO', ana)).toBe(true);
+    expect(mentionsAddress('/c?to=ana%2Bnews%40example.co', 'ana+news@example.co')).toBe(true);
+    expect(mentionsAddress('/contact?email=juana%40example.co', ana)).toBe(false);
+    expect(mentionsAddress('/contact?email=ana%40example.com', ana)).toBe(false);
+    expect(mentionPatterns('ana+news@example.co')).toEqual([
+      '%ana+news@example.co%',
+      '%ana\\%2bnews\\%40example.co%',
+    ]);
   });
 
   it('finds a later whole mention after a partial one', () => {

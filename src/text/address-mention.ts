@@ -2,7 +2,9 @@
  * Finding one person's e-mail address in stored text (a queued job's payload, an e-mail's body, a
  * chat message) without taking someone else's: `ana@example.co` is inside `juana@example.com`, and
  * both LIKE and a plain substring search would say it is there. SQL narrows the rows with
- * `containsPattern`, then `mentionsAddress` checks each match is the whole address.
+ * `mentionPatterns`, then `mentionsAddress` checks each match is the whole address. Both also find
+ * the address as a URL carries it (`ana%40example.co`, a plus as `%2B`): a form link or a redirect
+ * pasted into a chat holds it so.
  */
 
 /** A LIKE pattern (with `escape '\'`) for text containing `value` anywhere; `_` and `%` are literal. */
@@ -14,10 +16,26 @@ export function containsPattern(value: string): string {
 const LOCAL_PART_CHAR = /[\p{L}\p{N}._%+-]/u;
 const DOMAIN_CHAR = /[\p{L}\p{N}-]/u;
 
-/** True when `text` holds `address` (lower-cased) as a whole address, in any letter case. */
+/** LIKE patterns for lower-cased text holding `address` (lower-cased) as written or percent-encoded. */
+export function mentionPatterns(address: string): string[] {
+  return [containsPattern(address), containsPattern(percentEncoded(address))];
+}
+
+function percentEncoded(address: string): string {
+  return address.replaceAll('+', '%2b').replace('@', '%40');
+}
+
+/** True when `text` holds `address` (lower-cased) as a whole address, in any letter case, or percent-encoded. */
 export function mentionsAddress(text: string, address: string): boolean {
   if (!address) return false;
-  const haystack = text.toLowerCase();
+  const lower = text.toLowerCase();
+  return (
+    holdsWhole(lower, address) ||
+    (lower.includes('%40') && holdsWhole(lower.replaceAll('%40', '@').replaceAll('%2b', '+'), address))
+  );
+}
+
+function holdsWhole(haystack: string, address: string): boolean {
   for (let at = haystack.indexOf(address); at >= 0; at = haystack.indexOf(address, at + 1)) {
     const before = haystack[at - 1] ?? '';
     const next = haystack[at + address.length] ?? '';

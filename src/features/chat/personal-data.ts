@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import { inChunks, LINKED, type PersonalDataPart } from '../../db/personal-data.ts';
-import { containsPattern, mentionsAddress } from '../../text/address-mention.ts';
+import { mentionPatterns, mentionsAddress } from '../../text/address-mention.ts';
 
 const MESSAGE = 'chat_message';
 
@@ -15,11 +15,17 @@ export function chatPersonalData(config: Config): PersonalDataPart {
     name: 'chat',
     async find(db, scope) {
       if (!scope.email) return;
-      const pattern = containsPattern(scope.email);
+      const text = sql<string>`lower(content || coalesce(metadata, ''))`;
       const rows = await db
         .selectFrom('chat_messages')
         .select(['session_id', 'content', 'metadata'])
-        .where(sql<boolean>`lower(content || coalesce(metadata, '')) like ${pattern} escape '\\'`)
+        .where((eb) =>
+          eb.or(
+            mentionPatterns(scope.email as string).map((p) =>
+              eb(text, 'like', sql<string>`${p} escape '\\'`),
+            ),
+          ),
+        )
         .execute();
       scope.add(
         LINKED.chatSession,
