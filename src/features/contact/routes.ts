@@ -19,9 +19,9 @@ import {
 } from '../../http/personal-data-lists.ts';
 import { rateLimiter } from '../../http/rate-limit.ts';
 import { RATE_LIMIT_HEADER } from '../../http/rate-limit-fields.ts';
+import { normalizeLanguage } from '../../text/language.ts';
 import { describeZodError } from '../../text/validation-message.ts';
 import type { ConversionRecorder } from '../analytics/port.ts';
-import { normalizeLanguage } from '../support/port.ts';
 import { readContactFields } from './form-body.ts';
 import { HONEYPOT_FIELD, CONTACT_LIMITS as L } from './limits.ts';
 import { ContactBody, ContactCreated, ContactList, ContactListQuery } from './schemas.ts';

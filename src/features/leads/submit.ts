@@ -12,6 +12,7 @@ import { enqueueEmail } from '../../integrations/mail/queue.ts';
 import type { MailTransport } from '../../integrations/mail/transport.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
 import type { QueueWorker } from '../../queue/worker.ts';
+import { normalizeLanguage } from '../../text/language.ts';
 import { LEAD_CRM_SOURCE, syncLeadInline } from './crm-sync.ts';
 import { confirmationEmail, notificationEmail, vendorDeclineEmail } from './emails.ts';
 import { LeadRefusal } from './errors.ts';
@@ -74,10 +75,6 @@ export interface SubmitResult {
   response: LeadCreatedResponse;
   /** True when this was a repeat of a submission stored moments ago (no new lead, no side effect). */
   duplicate: boolean;
-}
-
-export function normalizeLanguage(value: string | undefined): 'en' | 'es' {
-  return value && /^es([-_]|$)/i.test(value.trim()) ? 'es' : 'en';
 }
 
 export function previewUrlOf(config: Config, leadId: string): string {

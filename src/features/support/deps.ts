@@ -42,7 +42,3 @@ export async function requireCaptcha(
   }
   throw new SupportRefusal('captcha_failed', 'The CAPTCHA check failed; please try again.');
 }
-
-export function normalizeLanguage(value: string | undefined): 'en' | 'es' {
-  return value && /^es([-_]|$)/i.test(value.trim()) ? 'es' : 'en';
-}

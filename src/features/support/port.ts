@@ -11,7 +11,6 @@ export {
   queueContactRequestEmails,
   supportClassifierInput,
 } from './contact-request.ts';
-export { normalizeLanguage } from './deps.ts';
 export { SupportMessageNotFound } from './errors.ts';
 export { type MessageCorrectionOutcome, reclassifySupportMessage } from './reclassify.ts';
 export {

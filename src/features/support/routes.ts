@@ -16,8 +16,8 @@ import {
 import { createRouter } from '../../http/openapi.ts';
 import { rateLimit, rateLimiter } from '../../http/rate-limit.ts';
 import { RATE_LIMIT_HEADER } from '../../http/rate-limit-fields.ts';
+import { normalizeLanguage } from '../../text/language.ts';
 import type { ConversionRecorder } from '../analytics/port.ts';
-import { normalizeLanguage } from './deps.ts';
 import {
   SupportRefusal,
   type SupportRefusalReason,

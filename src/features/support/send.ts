@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction } from '../../db/database.ts';
 import { type CrmRecordSource, queueCrmSafetyNet, syncRecordInline } from '../../integrations/crm/sync.ts';
 import { JobQueue } from '../../queue/job-queue.ts';
+import { normalizeLanguage } from '../../text/language.ts';
 import { classifyContactRequest, queueContactRequestEmails } from './contact-request.ts';
-import { normalizeLanguage, requireCaptcha, type SupportDeps } from './deps.ts';
+import { requireCaptcha, type SupportDeps } from './deps.ts';
 import { crmDealTitle, crmNoteHtml } from './emails.ts';
 import type { SupportSendInput } from './schemas.ts';
 import {

@@ -87,8 +87,3 @@ export class PrototypeGenerationError extends Error {
     this.retryable = options.retryable ?? true;
   }
 }
-
-/** Normalizes a language tag (`es-CO` → `es`); anything but Spanish is English. */
-export function normalizeLanguage(value: string | null | undefined): PrototypeLanguage {
-  return value?.trim().toLowerCase().startsWith('es') ? 'es' : 'en';
-}

@@ -5,7 +5,7 @@ import { errorResponse } from '../../../http/error-responses.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { createRouter } from '../../../http/openapi.ts';
 import type { Infrastructure } from '../../../infrastructure.ts';
-import { normalizeLanguage } from '../../../integrations/prototype-generator/types.ts';
+import { normalizeLanguage } from '../../../text/language.ts';
 import { type PrototypePorts, prototypeContext } from '../context.ts';
 import {
   documentCsp,
