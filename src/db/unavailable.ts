@@ -15,6 +15,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Errors that mean the database refused a statement for the values it was given, which the same
+ * values will meet again: PostgreSQL SQLSTATE classes 21 (cardinality: an upsert hitting one row
+ * twice), 22 (data exception: out of range, bad encoding), 23 (integrity constraint) and 54 (a
+ * program limit: an index row too large); SQLite TOOBIG, CONSTRAINT, MISMATCH and RANGE. Not an
+ * outage, not a missing table or a full disk: those pass or need an operator, whatever the values.
+ */
+export function isValueRefused(error: unknown): boolean {
+  const { code, errcode } =
+    error instanceof Error ? (error as Error & { code?: unknown; errcode?: unknown }) : {};
+  if (code === 'ERR_SQLITE_ERROR')
+    return typeof errcode === 'number' && SQLITE_VALUE_CODES.has(errcode & 0xff);
+  return typeof code === 'string' && /^(21|22|23|54)...$/.test(code);
+}
+
+const SQLITE_VALUE_CODES = new Set([18, 19, 20, 25]);
+
 /** How long a client is asked to wait before trying again (`Retry-After`, seconds). */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 

@@ -63,7 +63,7 @@ export interface ConversionRecorder {
  * `lead` from the same client (IP and User-Agent give the same daily visitor hash), so it lands on
  * the visitor's open visit, or starts one from the context's page and referrer. A conversion is
  * rare, so it commits to the inbox in a transaction of its own rather than through the track route's
- * group commit, behind the page views already there, and the inbox is folded at once. Best effort:
+ * group commit, behind the page views already there, and a fold is started. Best effort:
  * the form has already succeeded, so a failure here is logged, never thrown. `record` answers
  * whether it was recorded.
  */
@@ -75,7 +75,8 @@ export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRec
         visitorHash: (day: string, ip: string | null, userAgent: string) => hasher.hash(day, ip, userAgent),
         record: async (event: TrackedEvent) => {
           await appendToInbox(deps.db, [event], 0);
-          await foldPending(deps.db, logger);
+          // Not awaited: the form's answer never waits for analytics (reads fold first anyway).
+          void foldPending(deps.db, logger);
         },
       };
       const context = contextOf(input);

@@ -1,99 +1,117 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
-import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { isDatabaseUnavailable, isValueRefused } from '../../db/unavailable.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { dropInboxRow, type FoldOutcome, foldInbox, oldestInboxId } from './store.ts';
+import { dropInboxRow, foldInbox, newestInboxId, oldestInboxIds } from './store.ts';
+
+export interface FoldResult {
+  /** Inbox rows folded (or dropped as no event) by this call. */
+  folded: number;
+  /** What stopped it before the inbox was folded up to where it began (null: nothing). */
+  error: unknown;
+}
 
 interface Folding {
-  running: Promise<number> | null;
-  queued: Promise<number> | null;
+  running: Promise<FoldResult> | null;
+  queued: Promise<FoldResult> | null;
+  /** The last fold failed: the next failure is not logged again, a success says so. */
+  failing: boolean;
 }
 const foldingOf = new WeakMap<Db, Folding>();
 
 /**
- * Folds the inbox (every instance's rows, store.ts foldInbox) until it is empty as it was when
- * called: what the recorder does after its commits and every read of the analytics does first, so
- * a reader sees every event acknowledged before it asked. Never throws: a failure is logged and the
- * rows stay for the next fold. A call while a fold of the same database runs waits for it and runs
- * one more (at most one waits). Answers how many inbox rows this call folded.
+ * Folds the inbox (every instance's rows, store.ts foldInbox) up to its newest row when called:
+ * what the recorder does after its commits and every read of the analytics does first (see
+ * foldBeforeRead). Never throws; a failure is logged once per run of failures and the rows stay for
+ * the next fold. A call while a fold of the same database runs waits for it and runs one more (at
+ * most one waits), so it covers every row committed before it was made.
  */
-export function foldPending(db: Db, logger: Logger): Promise<number> {
-  let folding = foldingOf.get(db);
-  if (folding === undefined) {
-    folding = { running: null, queued: null };
-    foldingOf.set(db, folding);
+export function foldPending(db: Db, logger: Logger): Promise<FoldResult> {
+  let state = foldingOf.get(db);
+  if (state === undefined) {
+    state = { running: null, queued: null, failing: false };
+    foldingOf.set(db, state);
   }
-  const state = folding;
-  if (state.queued) return state.queued;
-  if (state.running) {
-    state.queued = state.running.then(() => {
-      state.queued = null;
+  const folding = state;
+  if (folding.queued) return folding.queued;
+  if (folding.running) {
+    folding.queued = folding.running.then(() => {
+      folding.queued = null;
       return foldPending(db, logger);
     });
-    return state.queued;
+    return folding.queued;
   }
-  state.running = foldAll(db, logger).finally(() => {
-    state.running = null;
+  folding.running = foldAll(db, logger, folding).finally(() => {
+    folding.running = null;
   });
-  return state.running;
-}
-
-async function foldAll(db: Db, logger: Logger): Promise<number> {
-  let folded = 0;
-  try {
-    for (;;) {
-      const { taken, unreadable } = await foldInbox(db, L.foldBatch);
-      folded += taken;
-      reportUnreadable(logger, unreadable);
-      if (taken < L.foldBatch) return folded;
-    }
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) {
-      logger.warn({ err: error }, 'analytics fold failed');
-      return folded;
-    }
-    logger.error({ err: error }, 'analytics fold failed; folding one event at a time');
-    return folded + (await foldOneByOne(db, logger));
-  }
+  return folding.running;
 }
 
 /**
- * After a batch failed: row by row. A row that fails alone, twice, while the row after it can be
- * stored is an event the database refuses (it would hold up every fold after it): it is dropped
- * and logged. When the next row fails too, the fault is not the event's, and nothing is dropped.
+ * The fold a read of the analytics waits for, so that its answer holds every event acknowledged
+ * before it was asked. The database away: throws (the read answers 503 rather than leave events
+ * out). A fold stopped by anything else is logged (error) and the read goes on without those rows.
  */
-async function foldOneByOne(db: Db, logger: Logger): Promise<number> {
-  for (let folded = 0; ; ) {
-    const oldestId = await oldestInboxId(db).catch(() => null);
-    if (oldestId === null) return folded;
-    const oldest = (await attempt(db, logger, 0)) ?? (await attempt(db, logger, 0));
-    if (oldest === 'unavailable') return folded;
-    if (oldest) {
-      folded += oldest.taken;
-      continue;
-    }
-    const next = await attempt(db, logger, 1);
-    if (next === null || next === 'unavailable' || next.taken === 0) return folded;
-    folded += next.taken;
-    if (await dropInboxRow(db, oldestId).catch(() => false)) {
-      logger.error({ inboxId: oldestId }, 'analytics event dropped: the database refuses it');
-    }
-  }
+export async function foldBeforeRead(db: Db, logger: Logger): Promise<void> {
+  const { error } = await foldPending(db, logger);
+  if (error !== null && isDatabaseUnavailable(error)) throw error;
 }
 
-/** One row folded (`skip` rows after the oldest): its outcome, null if it failed, or 'unavailable'. */
-async function attempt(db: Db, logger: Logger, skip: number): Promise<FoldOutcome | null | 'unavailable'> {
+async function foldAll(db: Db, logger: Logger, state: Folding): Promise<FoldResult> {
+  let folded = 0;
   try {
-    const outcome = await foldInbox(db, 1, skip);
-    reportUnreadable(logger, outcome.unreadable);
-    return outcome;
+    const upTo = await newestInboxId(db);
+    while (upTo !== null) {
+      let outcome: Awaited<ReturnType<typeof foldInbox>>;
+      try {
+        outcome = await foldInbox(db, { upTo, limit: L.foldBatch });
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) throw error;
+        // A batch the database refused: its events one at a time, so that only an event refused for
+        // its own values is dropped, never the others of its batch.
+        folded += await foldOneByOne(db, logger, upTo);
+        continue;
+      }
+      folded += outcome.taken;
+      if (outcome.unreadable.length > 0) {
+        logger.error({ inboxIds: outcome.unreadable }, 'analytics inbox rows dropped: not an event');
+      }
+      if (outcome.taken < L.foldBatch) break;
+      // On SQLite a fold runs on this thread: a whole turn of the event loop (timers, I/O: other
+      // requests) comes between two of its transactions.
+      await sleep(0);
+    }
   } catch (error) {
-    if (isDatabaseUnavailable(error)) return 'unavailable';
-    logger.error({ err: error }, 'analytics fold of one event failed');
-    return null;
+    if (!state.failing) {
+      const level = isDatabaseUnavailable(error) ? 'warn' : 'error';
+      logger[level]({ err: error, folded }, 'analytics fold failed; its events wait in the inbox');
+    }
+    state.failing = true;
+    return { folded, error };
   }
+  if (state.failing) logger.info({ folded }, 'analytics folds again');
+  state.failing = false;
+  return { folded, error: null };
 }
 
-function reportUnreadable(logger: Logger, ids: string[]): void {
-  if (ids.length > 0) logger.error({ inboxIds: ids }, 'analytics inbox rows dropped: not an event');
+/**
+ * The oldest batch's rows folded one by one. A row the database refuses for its values (a constraint,
+ * a value out of range or too long for an index: isValueRefused) is deleted and logged, the others
+ * stored; anything else (a table missing, the disk full) stops the fold, throwing, and nothing is dropped.
+ */
+async function foldOneByOne(db: Db, logger: Logger, upTo: string): Promise<number> {
+  let folded = 0;
+  for (const id of await oldestInboxIds(db, upTo, L.foldBatch)) {
+    try {
+      folded += (await foldInbox(db, { id })).taken;
+    } catch (error) {
+      if (!isValueRefused(error)) throw error;
+      if (await dropInboxRow(db, id)) {
+        folded++;
+        logger.error({ err: error, inboxId: id }, 'analytics event dropped: the database refuses its values');
+      }
+    }
+  }
+  return folded;
 }

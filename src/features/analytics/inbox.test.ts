@@ -2,22 +2,23 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
 import { LogCapture } from '../../../test/support/test-app.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { RateLimiter } from '../../db/rate-limiter.ts';
 import { createLogger } from '../../logger.ts';
+import { foldPending } from './fold.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { AnalyticsRecorder } from './recorder.ts';
+import type { TrackInput } from './schemas.ts';
 import { readAnalyticsStats } from './stats.ts';
-import { appendToInbox, foldInbox, inboxSize } from './store.ts';
+import { appendToInbox, foldInbox, inboxSize, newestInboxId } from './store.ts';
 import type { TrackedEvent } from './tables.ts';
 import { buildEventRow, utcDay } from './track.ts';
 
 const engines = await testEngines();
 
-/** A page view of `visitor` on `page`, `minutes` after the start of today. */
-function pageView(visitor: string, page: string, minutes = 0): TrackedEvent {
-  const now = Date.parse(`${utcDay(Date.now())}T00:00:00Z`) + minutes * 60_000;
+/** An event of `visitor` on `page`, `minutes` after the start of today (a page view unless `fields` say). */
+function tracked(visitor: string, page: string, minutes = 0, fields: Partial<TrackInput> = {}): TrackedEvent {
   return buildEventRow(
     {
       type: 'page_view',
@@ -27,9 +28,10 @@ function pageView(visitor: string, page: string, minutes = 0): TrackedEvent {
       title: null,
       properties: null,
       sessionId: null,
+      ...fields,
     },
     {
-      now,
+      now: Date.parse(`${utcDay(Date.now())}T00:00:00Z`) + minutes * 60_000,
       country: null,
       visitorHash: visitor,
       siteHosts: ['agency.example'],
@@ -37,6 +39,7 @@ function pageView(visitor: string, page: string, minutes = 0): TrackedEvent {
     },
   );
 }
+const pageView = (visitor: string, page: string, minutes = 0) => tracked(visitor, page, minutes);
 
 async function count(db: Db, table: 'analytics_events' | 'analytics_visits'): Promise<number> {
   const row = await db
@@ -108,82 +111,146 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
     expect([visit.entry_page, visit.exit_page, visit.pageviews]).toEqual(['/entry', '/exit', 3]);
   });
 
-  it('takes at most a batch per transaction and leaves the rest in order', async () => {
+  it('takes at most a batch per transaction, up to the key it is given, and leaves the rest in order', async () => {
     const db = await fresh();
     await appendToInbox(db, [pageView('c', '/1', 0), pageView('c', '/2', 1), pageView('c', '/3', 2)], 0);
-    expect((await foldInbox(db, 2)).taken).toBe(2);
-    expect(await count(db, 'analytics_events')).toBe(2);
+    const upTo = (await newestInboxId(db))!;
+    await appendToInbox(db, [pageView('c', '/later', 3)], 0);
+    expect((await foldInbox(db, { upTo, limit: 2 })).taken).toBe(2);
+    expect((await foldInbox(db, { upTo, limit: 2 })).taken).toBe(1);
+    expect(await count(db, 'analytics_events')).toBe(3);
     const left = await db.selectFrom('analytics_inbox').select('event').execute();
-    expect(left.map((r) => (JSON.parse(r.event) as TrackedEvent).row.page)).toEqual(['/3']);
+    expect(left.map((r) => (JSON.parse(r.event) as TrackedEvent).row.page)).toEqual(['/later']);
   });
 
-  it('drops a row that is no event, logged, and folds the rest', async () => {
-    const db = await fresh();
-    await appendToInbox(db, [pageView('d', '/before')], 0);
-    await db
-      .insertInto('analytics_inbox')
-      .values({ id: '0000000000000000000000000000', event: 'not json' })
-      .execute();
-    await appendToInbox(db, [pageView('d', '/after', 1)], 0);
-    const outcome = await foldInbox(db, 10);
-    expect(outcome).toEqual({ taken: 3, unreadable: ['0000000000000000000000000000'] });
-    expect(await count(db, 'analytics_events')).toBe(2);
-  });
-
-  it('drops an event the database refuses once the event after it folds, and nothing else', async () => {
+  it('drops a row that is no event (not JSON, or not an event’s shape), logged, and folds the rest', async () => {
     const db = await fresh();
     const recorder = recorderOn(db);
-    await appendToInbox(db, [pageView('e', '/good-1')], 0);
-    // Read as an event (an id and a day), refused by the write (no page, no type).
-    const refused = JSON.stringify({ row: { id: 'x', day: utcDay(Date.now()) }, kind: 'pageview' });
+    await appendToInbox(db, [pageView('d', '/before')], 0);
+    const shapeless = JSON.stringify({
+      ...pageView('d', '/x'),
+      row: { ...pageView('d', '/x').row, page: null },
+    });
     await db
       .insertInto('analytics_inbox')
-      .values({ id: 'ffffffffffff00000000refused0', event: refused })
+      .values([
+        { id: '0000000000000000000000000000', event: 'not json' },
+        { id: '0000000000000000000000000001', event: shapeless },
+      ])
       .execute();
-    await db
-      .insertInto('analytics_inbox')
-      .values({ id: 'ffffffffffff00000001good0000', event: JSON.stringify(pageView('e', '/good-2', 1)) })
-      .execute();
-
-    await recorder.fold();
-    expect(await inboxSize(db)).toBe(0);
-    const pages = await db.selectFrom('analytics_events').select('page').orderBy('created_at').execute();
-    expect(pages.map((r) => r.page)).toEqual(['/good-1', '/good-2']);
-    const dropped = logs.lines.filter((l) => l.msg === 'analytics event dropped: the database refuses it');
-    expect(dropped).toEqual([
-      expect.objectContaining({ level: 50, inboxId: 'ffffffffffff00000000refused0' }),
+    await appendToInbox(db, [pageView('d', '/after', 1)], 0);
+    expect(await recorder.fold()).toBe(4);
+    expect(await count(db, 'analytics_events')).toBe(2);
+    expect(logs.lines.filter((l) => l.msg === 'analytics inbox rows dropped: not an event')).toEqual([
+      expect.objectContaining({
+        level: 50,
+        inboxIds: ['0000000000000000000000000000', '0000000000000000000000000001'],
+      }),
     ]);
   });
 
-  it('drops nothing when every fold fails (the fault is not an event’s), and folds it all once it is mended', async () => {
+  it('drops the one event the database refuses for its values, and stores the rest of its batch', async () => {
     const db = await fresh();
     const recorder = recorderOn(db);
-    await appendToInbox(db, [pageView('f', '/1'), pageView('f', '/2', 1)], 0);
-    await sql`alter table analytics_daily rename to analytics_daily_away`.execute(db);
-    await recorder.fold();
-    expect(await inboxSize(db)).toBe(2);
-    expect(logs.lines.some((l) => l.msg === 'analytics event dropped: the database refuses it')).toBe(false);
-
-    await sql`alter table analytics_daily_away rename to analytics_daily`.execute(db);
-    expect(await recorder.fold()).toBe(2);
-    expect(await count(db, 'analytics_events')).toBe(2);
-  });
-
-  it('two instances folding at once store every event exactly once', async () => {
-    const db = await fresh();
-    const events = Array.from({ length: L.foldBatch + 500 }, (_, i) =>
-      pageView(`v${i % 40}`, `/p${i % 7}`, i / 1000),
+    // The database refuses one page (as it would a value too long for an index): a constraint error.
+    if (engine === 'sqlite') {
+      await sql`create trigger refuse_page before insert on analytics_events when new.page = '/refused'
+        begin select raise(abort, 'refused'); end`.execute(db);
+    } else {
+      await sql`create function refuse_page() returns trigger language plpgsql as $$ begin
+        if new.page = '/refused' then raise exception 'refused' using errcode = 'check_violation'; end if;
+        return new; end $$`.execute(db);
+      await sql`create trigger refuse_page before insert on analytics_events
+        for each row execute function refuse_page()`.execute(db);
+    }
+    await appendToInbox(
+      db,
+      [pageView('e', '/good-1'), pageView('e', '/refused', 1), pageView('e', '/good-2', 2)],
+      0,
     );
-    for (let i = 0; i < events.length; i += L.maxBatch)
-      await appendToInbox(db, events.slice(i, i + L.maxBatch), 0);
-    const [one, two] = [recorderOn(db), recorderOn(db)];
-    const folded = await Promise.all([one.fold(), two.fold(), one.fold()]);
-    expect(folded.reduce((a, b) => a + b, 0)).toBe(events.length);
+
+    expect(await recorder.fold()).toBe(3);
     expect(await inboxSize(db)).toBe(0);
-    expect(await count(db, 'analytics_events')).toBe(events.length);
-    expect(await count(db, 'analytics_visits')).toBe(40);
-    const stats = await today(db);
-    expect(stats.totalEvents).toBe(events.length);
-    expect(stats.uniqueVisitors).toBe(40);
+    const pages = await db.selectFrom('analytics_events').select('page').orderBy('created_at').execute();
+    expect(pages.map((r) => r.page)).toEqual(['/good-1', '/good-2']);
+    const dropped = logs.lines.filter(
+      (l) => l.msg === 'analytics event dropped: the database refuses its values',
+    );
+    expect(dropped).toEqual([expect.objectContaining({ level: 50 })]);
+    expect((await today(db)).pageviews).toBe(2);
   });
+
+  it('drops nothing when a table is at fault, not an event (page views and engagements between), logs it once, and folds it all once mended', async () => {
+    const db = await fresh();
+    const recorder = recorderOn(db);
+    const engagement = (minutes: number) =>
+      tracked('f', '/1', minutes, { type: 'engagement', engagementMs: 5000 });
+    await appendToInbox(db, [pageView('f', '/1'), engagement(1), pageView('f', '/2', 2), engagement(3)], 0);
+    await sql`alter table analytics_events rename to analytics_events_away`.execute(db);
+    await recorder.fold();
+    await recorder.fold();
+    expect(await inboxSize(db)).toBe(4);
+    expect(logs.lines.filter((l) => /dropped/.test(String(l.msg)))).toEqual([]);
+    expect(
+      logs.lines.filter((l) => l.msg === 'analytics fold failed; its events wait in the inbox'),
+    ).toHaveLength(1);
+
+    await sql`alter table analytics_events_away rename to analytics_events`.execute(db);
+    expect(await recorder.fold()).toBe(4);
+    expect(await count(db, 'analytics_events')).toBe(2);
+    expect(logs.lines.at(-1)).toMatchObject({ msg: 'analytics folds again', folded: 4 });
+  });
+
+  it('stores a UTM tag with U+0000 like the database keeps it, beside the same tag without', async () => {
+    const db = await fresh();
+    const recorder = recorderOn(db);
+    const tagged = (visitor: string, tag: string) =>
+      tracked(visitor, `https://agency.example/p?utm_source=${tag}`);
+    await Promise.all([recorder.record(tagged('v1', 'x%00')), recorder.record(tagged('v2', 'x'))]);
+    await recorder.fold();
+    expect(await inboxSize(db)).toBe(0);
+    const stats = await today(db);
+    expect(stats.utmSources.map((r) => (r as { utmSource?: string }).utmSource).sort()).toEqual([
+      'x',
+      'x\uFFFD',
+    ]);
+    expect(logs.lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
+  });
+
+  it.runIf(engine === 'postgres')(
+    'two instances (two connection pools) appending and folding at once store every event exactly once',
+    async () => {
+      const db = await fresh();
+      const other = openDatabase(database.url, { poolSize: 5 });
+      try {
+        // Each instance appends 40 commits of 50 events while both fold, then one folds what is left.
+        let appended = 0;
+        let producing = 2;
+        const producers = [db, other.db].map(async (handle, k) => {
+          for (let n = 0; n < 40; n++) {
+            const batch = Array.from({ length: 50 }, (_, i) =>
+              pageView(`v${(n * 50 + i) % 300}`, `/p${i % 9}`, 1 + k),
+            );
+            await appendToInbox(handle, batch, 0);
+            appended += batch.length;
+          }
+          producing--;
+        });
+        const folders = [db, other.db].map(async (handle) => {
+          const logger = createLogger('info', logs.stream, []);
+          while (producing > 0) await foldPending(handle, logger);
+        });
+        await Promise.all([...producers, ...folders]);
+        await foldPending(db, createLogger('info', logs.stream, []));
+        expect(logs.lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
+        expect(await inboxSize(db)).toBe(0);
+        expect(await count(db, 'analytics_events')).toBe(appended);
+        const stats = await today(db);
+        expect(stats.totalEvents).toBe(appended);
+        expect(stats.uniqueVisitors).toBe(300);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

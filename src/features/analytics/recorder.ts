@@ -99,15 +99,18 @@ export class AnalyticsRecorder {
   }
 
   /** Folds the inbox now (fold.ts); answers how many rows this call folded. */
-  fold(): Promise<number> {
-    return foldPending(this.#db, this.#logger);
+  async fold(): Promise<number> {
+    return (await foldPending(this.#db, this.#logger)).folded;
   }
 
+  /** A fold foldIntervalMs from now, and again after each that fails, until one succeeds. */
   #scheduleFold(): void {
     if (this.#foldTimer) return;
     this.#foldTimer = setTimeout(() => {
       this.#foldTimer = null;
-      void this.fold();
+      void foldPending(this.#db, this.#logger).then(({ error }) => {
+        if (error !== null) this.#scheduleFold();
+      });
     }, ANALYTICS_LIMITS.foldIntervalMs);
     this.#foldTimer.unref();
   }

@@ -11,7 +11,7 @@ import { isBotAgent } from './bots.ts';
 import { AnalyticsRefusal, type AnalyticsRefusalReason } from './errors.ts';
 import { ExportQuery, eventsCsv, reportCsv } from './export.ts';
 import { filtersOf } from './filters.ts';
-import { foldPending } from './fold.ts';
+import { foldBeforeRead } from './fold.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
@@ -113,7 +113,7 @@ const statsRoute = createRoute({
     'the conversion table; and a daily series, for the inclusive UTC days `from`..`to` ' +
     `(default: from the first recorded day, at most ${L.stats.maxRangeDays} days back, to today). ` +
     'The filters select visits and the whole report is over them and their events. Without filters it is read ' +
-    'from rollups maintained on write; with filters, from the visits they select.',
+    'from rollups (brought up to date before the answer); with filters, from the visits they select.',
   request: { query: StatsQuery },
   responses: {
     200: { description: 'Statistics', content: { 'application/json': { schema: Stats } } },
@@ -266,7 +266,7 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
     })
     .openapi(eventsRoute, async (c) => {
       const { page, limit } = c.req.valid('query');
-      await foldPending(c.env.deps.db, c.env.logger);
+      await foldBeforeRead(c.env.deps.db, c.env.logger);
       const { rows, total } = await listEvents(c.env.deps.db, page, limit);
       return c.json(
         {

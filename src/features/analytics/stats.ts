@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { hasFilters, NONE, type StatsFilters } from './filters.ts';
-import { foldPending } from './fold.ts';
+import { foldBeforeRead } from './fold.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { firstDay, readBotsDropped, readStats, type StatsRange } from './rollup-reads.ts';
 import { rangeSize, readSampledReport, type SampleBudget, sampleThreshold } from './sampled-stats.ts';
@@ -91,8 +91,8 @@ export async function resolveRange(
 
 /**
  * What a read of the statistics does first: refuses a bad range before anything is written, folds
- * the inbox (fold.ts: the answer then holds every event acknowledged before it was asked), then
- * resolves the range as resolveRange does.
+ * the inbox (fold.ts foldBeforeRead: the answer then holds every event acknowledged before it was
+ * asked), then resolves the range as resolveRange does.
  */
 export async function foldAndResolveRange(
   db: Db,
@@ -102,7 +102,7 @@ export async function foldAndResolveRange(
   now: number,
 ): Promise<StatsRange> {
   checkedRange(from, to, now);
-  await foldPending(db, logger);
+  await foldBeforeRead(db, logger);
   return resolveRange(db, from, to, now);
 }
 
@@ -150,7 +150,7 @@ function groupView(breakdown: VisitBreakdown, group: VisitGroup) {
 }
 
 /**
- * The stats answer. Without filters everything comes from rollups maintained on write (monthly and
+ * The stats answer. Without filters everything comes from rollups maintained by the fold (monthly and
  * daily tiers). With filters, from the visits they select and those visits' events: every visit
  * (exact, visit-stats.ts) when the range holds no more than the sample budget, else a sample of the
  * visits, scaled (sampled-stats.ts): a request reads a bounded number of rows whatever its filters.

@@ -14,7 +14,7 @@ import {
   VISITORS_INSERT,
   VISITS_UPSERT,
 } from './insert-shapes.ts';
-import type { AnalyticsEventRow, TrackedEvent, VisitRow } from './tables.ts';
+import { type AnalyticsEventRow, analyticsEventsTable, type TrackedEvent, type VisitRow } from './tables.ts';
 import { applyToVisits, VISIT_METRICS, visitKey, visitRollupDeltas } from './visits.ts';
 
 /** Rollup dimensions kept in analytics_daily, one counter per (dimension, day, value). */
@@ -45,8 +45,10 @@ export async function writeBatch(db: Db, batch: TrackedEvent[], botsDropped: num
  * visits and rollups is left to foldInbox, which does it for many at a time.
  */
 export async function appendToInbox(db: Db, batch: TrackedEvent[], botsDropped: number): Promise<void> {
-  const rows = batch.map((event) => ({ id: inboxKey(), event: JSON.stringify(event) }));
+  const events = batch.map((event) => JSON.stringify(event));
   await db.transaction().execute(async (tx) => {
+    // Keyed once the transaction has its connection: the keys follow the commits' order closely.
+    const rows = events.map((event) => ({ id: inboxKey(), event }));
     const engine = engineOf(tx);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await tx.executeQuery(insertQuery(engine, INBOX_INSERT, rows.slice(i, i + INSERT_CHUNK)));
@@ -57,40 +59,52 @@ export async function appendToInbox(db: Db, batch: TrackedEvent[], botsDropped: 
 
 /** This process's part of the inbox keys: two instances never make the same key. */
 const INSTANCE = randomBytes(4).toString('hex');
-let appended = 0;
+let keyTime = 0;
+let keyCount = 0;
 
 /**
- * An inbox key: the time (12 hex digits), this process's count (8) and INSTANCE. In key order the
- * rows of one instance are in the order they arrived, and everyone's are in the order of the clock.
+ * An inbox key: the time (12 hex digits, never going back within this process), this process's count
+ * (8) and INSTANCE. In key order the rows of one instance are in the order they were committed, and
+ * everyone's in the order of their clocks.
  */
 function inboxKey(): string {
-  appended = (appended + 1) % 0x1_0000_0000;
-  return `${Date.now().toString(16).padStart(12, '0')}${appended.toString(16).padStart(8, '0')}${INSTANCE}`;
+  keyTime = Math.max(keyTime, Date.now());
+  keyCount = (keyCount + 1) % 0x1_0000_0000;
+  return `${keyTime.toString(16).padStart(12, '0')}${keyCount.toString(16).padStart(8, '0')}${INSTANCE}`;
 }
 
 export interface FoldOutcome {
   /** Inbox rows taken (and deleted). */
   taken: number;
-  /** Rows that were no event (not JSON, or no event's shape): deleted with the rest, stored nowhere. */
+  /** Rows that were no event (not JSON, or not an event's shape): deleted with the rest, stored nowhere. */
   unreadable: string[];
 }
 
 /**
- * Takes up to `limit` inbox rows, oldest first (after the `skip` oldest), and stores their events (applyBatch) in the SAME
- * transaction that deletes them: a crash or a failure leaves them in the inbox, whole, for the next
- * fold; nothing is folded twice. On PostgreSQL the rows are locked in key order (`for update`): a
- * second instance folding at the same moment waits for them, then takes the ones after.
+ * Takes inbox rows and stores their events (applyBatch) in the SAME transaction that deletes them:
+ * a crash or a failure leaves them in the inbox, whole, for the next fold; nothing is folded twice.
+ * `{ upTo, limit }`: the `limit` oldest rows with keys up to `upTo`; on PostgreSQL they are locked
+ * in key order (`for update`), so a second instance folding at the same moment waits for them, then
+ * takes the ones after. `{ id }`: that one row.
  */
-export async function foldInbox(db: Db, limit: number, skip = 0): Promise<FoldOutcome> {
+export async function foldInbox(
+  db: Db,
+  which: { upTo: string; limit: number } | { id: string },
+): Promise<FoldOutcome> {
   return db.transaction().execute(async (tx) => {
-    const engine = engineOf(tx);
-    const { rows } = await tx.executeQuery<{ id: string; event: string }>(
-      CompiledQuery.raw(
-        'delete from "analytics_inbox" where "id" in (select "id" from "analytics_inbox" order by "id" ' +
-          `${engine === 'postgres' ? 'limit $1 offset $2 for update' : 'limit ? offset ?'}) returning "id", "event"`,
-        [limit, skip],
-      ),
-    );
+    const postgres = engineOf(tx) === 'postgres';
+    const query =
+      'id' in which
+        ? CompiledQuery.raw(
+            `delete from "analytics_inbox" where "id" = ${postgres ? '$1' : '?'} returning "id", "event"`,
+            [which.id],
+          )
+        : CompiledQuery.raw(
+            'delete from "analytics_inbox" where "id" in (select "id" from "analytics_inbox" where "id" <= ' +
+              `${postgres ? '$1 order by "id" limit $2 for update' : '? order by "id" limit ?'}) returning "id", "event"`,
+            [which.upTo, which.limit],
+          );
+    const { rows } = await tx.executeQuery<{ id: string; event: string }>(query);
     rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const events: TrackedEvent[] = [];
     const unreadable: string[] = [];
@@ -104,22 +118,62 @@ export async function foldInbox(db: Db, limit: number, skip = 0): Promise<FoldOu
   });
 }
 
+const EVENT_KINDS = new Set(['pageview', 'event', 'engagement']);
+
+/** An inbox row's event, when it has an event's shape (every column of its type): else null. */
 function readInboxEvent(text: string): TrackedEvent | null {
+  let event: TrackedEvent;
   try {
-    const event = JSON.parse(text) as TrackedEvent | null;
-    return typeof event?.row?.id === 'string' && typeof event.row.day === 'string' ? event : null;
+    event = JSON.parse(text) as TrackedEvent;
   } catch {
     return null;
   }
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    !EVENT_KINDS.has(event.kind) ||
+    typeof event.interactive !== 'boolean' ||
+    typeof event.conversion !== 'boolean' ||
+    !Number.isFinite(event.engagementMs) ||
+    typeof event.row !== 'object' ||
+    event.row === null
+  ) {
+    return null;
+  }
+  for (const [name, column] of EVENT_COLUMNS) {
+    const value = (event.row as Record<string, unknown>)[name];
+    const fits =
+      (value === null && column.nullable) ||
+      (column.sql === 'text' ? typeof value === 'string' : Number.isFinite(value));
+    if (!fits) return null;
+  }
+  return event;
 }
 
-/** The key of the oldest inbox row (null: the inbox is empty). */
-export async function oldestInboxId(db: Db): Promise<string | null> {
-  const row = await db.selectFrom('analytics_inbox').select('id').orderBy('id').limit(1).executeTakeFirst();
+const EVENT_COLUMNS = Object.entries(analyticsEventsTable);
+
+/** The newest inbox key now (null: the inbox is empty): a fold goes up to it and no further. */
+export async function newestInboxId(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('analytics_inbox')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return row?.id ?? null;
 }
 
-/** Deletes one inbox row unfolded: an event the database refuses (see AnalyticsRecorder). */
+/** The keys of the `limit` oldest inbox rows up to `upTo`. */
+export async function oldestInboxIds(db: Db, upTo: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('analytics_inbox')
+    .select('id')
+    .where('id', '<=', upTo)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Deletes one inbox row unfolded: an event the database refuses (see fold.ts). */
 export async function dropInboxRow(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('analytics_inbox').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;

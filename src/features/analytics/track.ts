@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { NUL_REPLACEMENT } from '../../db/database.ts';
 import {
   maskContactDetails,
   maskContactDetailsIn,
@@ -310,6 +311,20 @@ export function uuidv7(now: number): string {
   return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
 }
 
+/**
+ * U+0000 in the row's text as U+FFFD, on both engines: PostgreSQL cannot store it (every parameter
+ * is mapped so, database.ts), and a rollup key must be the value as stored, or two values that differ
+ * only there would be one row twice in an upsert (PostgreSQL refuses it) or mix on SQLite.
+ */
+function withoutNul(row: AnalyticsEventRow): void {
+  const fields = row as unknown as Record<string, unknown>;
+  for (const name in fields) {
+    const value = fields[name];
+    if (typeof value === 'string' && value.includes('\u0000'))
+      fields[name] = value.replaceAll('\u0000', NUL_REPLACEMENT);
+  }
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The last day `utcDay` formatted: every event of a day asks for the same one. */
 let lastDay = { start: 0, end: 0, day: '' };
@@ -382,6 +397,7 @@ export function buildEventRow(input: TrackInput, ctx: TrackContext): TrackedEven
     browser: ctx.client.browser,
     os: ctx.client.os,
   };
+  withoutNul(row);
   const engagement = input.type === ENGAGEMENT_TYPE;
   return {
     row,

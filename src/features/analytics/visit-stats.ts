@@ -82,7 +82,7 @@ const byName = (db: Db, column: RawBuilder<unknown>) =>
 const rollupSums = sql.join(VISIT_METRICS.map((m) => sql`sum(${sql.ref(m)}) as ${sql.ref(m)}`));
 
 /**
- * The visit part of an unfiltered report, from the visit rollups (maintained on write): whole months
+ * The visit part of an unfiltered report, from the visit rollups (maintained by the fold): whole months
  * from analytics_visit_monthly, the days of partial months from analytics_visit_daily
  * (rollup-tiers.ts): a few thousand rows per dimension whatever the number of visits.
  */
