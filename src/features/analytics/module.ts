@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../contract.ts';
+import { registerInboxGauges } from './inbox-metrics.ts';
 import { AnalyticsRecorder } from './recorder.ts';
 import { analyticsRoutes, TRACK_PATH, TRACK_RESPONSE_HEADERS } from './routes.ts';
 import { pruneAnalyticsDays } from './store.ts';
@@ -12,6 +13,7 @@ export const analyticsModule: FeatureModule = {
     { path: TRACK_PATH, readsOwnBody: true, headers: TRACK_RESPONSE_HEADERS },
   ],
   build(infra) {
+    registerInboxGauges(infra.metrics.registry, infra.db);
     const recorder = new AnalyticsRecorder(infra.db, infra.logger.child({ component: 'analytics' }), {
       rateLimiter: infra.rateLimiter,
       perMinute: infra.config.analytics.trackRateLimitPerMinute,

@@ -179,13 +179,24 @@ export async function dropInboxRow(db: Db, id: string): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
-/** How many tracked events wait in the inbox (all instances'). */
-export async function inboxSize(db: DbOrTx): Promise<number> {
+/**
+ * The inbox's backlog (all instances'): how many events wait, and when the oldest was committed (the
+ * time its key begins with), or null when none does.
+ */
+export async function inboxBacklog(db: DbOrTx): Promise<{ events: number; oldestAt: number | null }> {
   const row = await db
     .selectFrom('analytics_inbox')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('id').as('oldest')])
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return {
+    events: Number(row.n),
+    oldestAt: row.oldest ? Number.parseInt(row.oldest.slice(0, 12), 16) : null,
+  };
+}
+
+/** How many tracked events wait in the inbox (all instances'). */
+export async function inboxSize(db: DbOrTx): Promise<number> {
+  return (await inboxBacklog(db)).events;
 }
 
 /** writeBatch's work, in the caller's transaction. */
