@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackedEvent } from '../../../test/support/features/analytics.ts';
 import { createTestApp, type TestContext } from '../../../test/support/test-app.ts';
-import { buildEventRow } from './track.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -16,27 +16,7 @@ describe('the analytics inbox on /metrics', () => {
     expect(await scrape()).toMatch(/^analytics_inbox_oldest_seconds 0$/m);
 
     const minuteAgo = (Date.now() - 60_000).toString(16).padStart(12, '0');
-    const event = (page: string) =>
-      JSON.stringify(
-        buildEventRow(
-          {
-            type: 'page_view',
-            page,
-            url: undefined,
-            referrer: null,
-            title: null,
-            properties: null,
-            sessionId: null,
-          },
-          {
-            now: Date.now(),
-            country: null,
-            visitorHash: 'm',
-            siteHosts: [],
-            client: { device: null, browser: null, os: null },
-          },
-        ),
-      );
+    const event = (page: string) => JSON.stringify(trackedEvent('m', page));
     await ctx.deps.db
       .insertInto('analytics_inbox')
       .values([

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, testEngines } from '../../../test/support/database.ts';
+import { trackedEvent } from '../../../test/support/features/analytics.ts';
 import { LogCapture } from '../../../test/support/test-app.ts';
 import { type Db, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -9,37 +10,14 @@ import { createLogger } from '../../logger.ts';
 import { foldPending } from './fold.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { AnalyticsRecorder } from './recorder.ts';
-import type { TrackInput } from './schemas.ts';
 import { readAnalyticsStats } from './stats.ts';
 import { appendToInbox, foldInbox, inboxSize, newestInboxId } from './store.ts';
 import type { TrackedEvent } from './tables.ts';
-import { buildEventRow, utcDay } from './track.ts';
+import { utcDay } from './track.ts';
 
 const engines = await testEngines();
 
-/** An event of `visitor` on `page`, `minutes` after the start of today (a page view unless `fields` say). */
-function tracked(visitor: string, page: string, minutes = 0, fields: Partial<TrackInput> = {}): TrackedEvent {
-  return buildEventRow(
-    {
-      type: 'page_view',
-      page,
-      url: undefined,
-      referrer: null,
-      title: null,
-      properties: null,
-      sessionId: null,
-      ...fields,
-    },
-    {
-      now: Date.parse(`${utcDay(Date.now())}T00:00:00Z`) + minutes * 60_000,
-      country: null,
-      visitorHash: visitor,
-      siteHosts: ['agency.example'],
-      client: { device: 'desktop', browser: 'Chrome', os: 'Linux' },
-    },
-  );
-}
-const pageView = (visitor: string, page: string, minutes = 0) => tracked(visitor, page, minutes);
+const pageView = (visitor: string, page: string, minutes = 0) => trackedEvent(visitor, page, minutes);
 
 async function count(db: Db, table: 'analytics_events' | 'analytics_visits'): Promise<number> {
   const row = await db
@@ -62,15 +40,24 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
     await migrateToLatest(database.handle.db);
     return database.handle.db;
   }
-  const recorderOn = (db: Db) =>
-    new AnalyticsRecorder(db, createLogger('info', logs.stream, []), {
+  let recorders: AnalyticsRecorder[] = [];
+  const recorderOn = (db: Db) => {
+    const recorder = new AnalyticsRecorder(db, createLogger('info', logs.stream, []), {
       rateLimiter: new RateLimiter(db),
       perMinute: 0,
     });
+    recorders.push(recorder);
+    return recorder;
+  };
   beforeEach(() => {
     logs.lines.length = 0;
   });
-  afterEach(() => database?.dispose());
+  afterEach(async () => {
+    // As at shutdown: each recorder's pending fold runs now, not on a database already closed.
+    await Promise.all(recorders.map((r) => r.flush()));
+    recorders = [];
+    await database?.dispose();
+  });
 
   it('acknowledges an event once it is in the inbox, and a fold stores it, its visit and rollups', async () => {
     const db = await fresh();
@@ -184,7 +171,7 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
     const db = await fresh();
     const recorder = recorderOn(db);
     const engagement = (minutes: number) =>
-      tracked('f', '/1', minutes, { type: 'engagement', engagementMs: 5000 });
+      trackedEvent('f', '/1', minutes, { type: 'engagement', engagementMs: 5000 });
     await appendToInbox(db, [pageView('f', '/1'), engagement(1), pageView('f', '/2', 2), engagement(3)], 0);
     await sql`alter table analytics_events rename to analytics_events_away`.execute(db);
     await recorder.fold();
@@ -205,7 +192,7 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
     const db = await fresh();
     const recorder = recorderOn(db);
     const tagged = (visitor: string, tag: string) =>
-      tracked(visitor, `https://agency.example/p?utm_source=${tag}`);
+      trackedEvent(visitor, `https://agency.example/p?utm_source=${tag}`);
     await Promise.all([recorder.record(tagged('v1', 'x%00')), recorder.record(tagged('v2', 'x'))]);
     await recorder.fold();
     expect(await inboxSize(db)).toBe(0);
