@@ -74,9 +74,7 @@ async function foldAll(db: Db, logger: Logger, state: Folding): Promise<FoldResu
         continue;
       }
       folded += outcome.taken;
-      if (outcome.unreadable.length > 0) {
-        logger.error({ inboxIds: outcome.unreadable }, 'analytics inbox rows dropped: not an event');
-      }
+      reportUnreadable(logger, outcome.unreadable);
       if (outcome.taken < L.foldBatch) break;
       // On SQLite a fold runs on this thread: a whole turn of the event loop (timers, I/O: other
       // requests) comes between two of its transactions.
@@ -104,7 +102,9 @@ async function foldOneByOne(db: Db, logger: Logger, upTo: string): Promise<numbe
   let folded = 0;
   for (const id of await oldestInboxIds(db, upTo, L.foldBatch)) {
     try {
-      folded += (await foldInbox(db, { id })).taken;
+      const outcome = await foldInbox(db, { id });
+      folded += outcome.taken;
+      reportUnreadable(logger, outcome.unreadable);
     } catch (error) {
       if (!isValueRefused(error)) throw error;
       if (await dropInboxRow(db, id)) {
@@ -114,4 +114,8 @@ async function foldOneByOne(db: Db, logger: Logger, upTo: string): Promise<numbe
     }
   }
   return folded;
+}
+
+function reportUnreadable(logger: Logger, ids: string[]): void {
+  if (ids.length > 0) logger.error({ inboxIds: ids }, 'analytics inbox rows dropped: not an event');
 }

@@ -155,11 +155,19 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
       [pageView('e', '/good-1'), pageView('e', '/refused', 1), pageView('e', '/good-2', 2)],
       0,
     );
+    // In the refused batch, a row that is no event: dropped and logged on the one-at-a-time path too.
+    await db
+      .insertInto('analytics_inbox')
+      .values({ id: '0000000000000000000000000000', event: 'not json' })
+      .execute();
 
-    expect(await recorder.fold()).toBe(3);
+    expect(await recorder.fold()).toBe(4);
     expect(await inboxSize(db)).toBe(0);
     const pages = await db.selectFrom('analytics_events').select('page').orderBy('created_at').execute();
     expect(pages.map((r) => r.page)).toEqual(['/good-1', '/good-2']);
+    expect(logs.lines.filter((l) => l.msg === 'analytics inbox rows dropped: not an event')).toEqual([
+      expect.objectContaining({ inboxIds: ['0000000000000000000000000000'] }),
+    ]);
     const dropped = logs.lines.filter(
       (l) => l.msg === 'analytics event dropped: the database refuses its values',
     );
