@@ -2,7 +2,8 @@
  * `node bench/track-cpu.ts [--against DIR [--against-start "node src/main.ts"]] [--rounds N]`: the
  * server's CPU time per committed `POST /api/analytics/track` at saturation (the track scenario of
  * `npm run bench`, 50 connections, 8 s after 2 s of warm-up; user + system time of the server over
- * the requests it answered 202). Throughput on a shared machine moves with the other tenants; CPU per
+ * the requests it answered 202, and a read of the stats after them, which folds the events still
+ * waiting in the inbox). Throughput on a shared machine moves with the other tenants; CPU per
  * request moves much less, so this is how a change to the write path is compared with the code before
  * it: `--against` names a checkout of that code (its dependencies installed), started with its own
  * start command, and the two are measured in alternate rounds on fresh SQLite databases.
@@ -85,6 +86,17 @@ async function load(url: string, seconds: number) {
   return { answered: result['2xx'], other: result.non2xx + result.errors };
 }
 
+/**
+ * Events are folded into visits and rollups up to a second after they are answered; a read of the
+ * stats folds what is left. Read before and after the measured load, so that the CPU counted is
+ * every one of its events', fold included, and no other's.
+ */
+async function readStats(url: string) {
+  const stats = await fetch(`${url}/api/analytics/stats`);
+  if (!stats.ok) throw new Error(`GET /api/analytics/stats answered ${stats.status}`);
+  await stats.arrayBuffer();
+}
+
 const results = new Map<string, string[]>(candidates.map((c) => [c.name, []]));
 const perRequestOf = new Map<string, number[]>(candidates.map((c) => [c.name, []]));
 for (let round = 0; round < Number(values.rounds); round++) {
@@ -98,8 +110,10 @@ for (let round = 0; round < Number(values.rounds); round++) {
       { cwd: candidate.cwd },
     );
     await load(app.url, WARM_UP_SECONDS);
+    await readStats(app.url);
     const before = cpuMs(app.child.pid!);
     const { answered, other } = await load(app.url, Number(values.duration));
+    await readStats(app.url);
     const used = cpuMs(app.child.pid!) - before;
     await stop(app.child);
     rmSync(db, { force: true });

@@ -14,6 +14,7 @@ import {
   VISITORS_INSERT,
   VISITS_UPSERT,
 } from './insert-shapes.ts';
+import { RollupSums } from './rollup-sums.ts';
 import { type AnalyticsEventRow, analyticsEventsTable, type TrackedEvent, type VisitRow } from './tables.ts';
 import { applyToVisits, VISIT_METRICS, visitKey, visitRollupDeltas } from './visits.ts';
 
@@ -24,10 +25,6 @@ export const BOTS_COUNTER = 'analytics.bots_dropped';
 
 /** Rows per INSERT statement: 22 columns × 400 stays far below PostgreSQL's 65 535 parameters. */
 const INSERT_CHUNK = 400;
-
-function rollupKey(dimension: Dimension, day: string, value: string) {
-  return `${dimension}\u0000${day}\u0000${value}`;
-}
 
 /**
  * Stores a batch of events in ONE transaction: the events, the day's first sighting of each visitor
@@ -201,15 +198,15 @@ export async function inboxSize(db: DbOrTx): Promise<number> {
 
 /** writeBatch's work, in the caller's transaction. */
 async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number): Promise<void> {
-  const counts = new Map<string, number>();
+  const counts = new RollupSums<number>();
   const bump = (dimension: Dimension, day: string, value: string | null, by = 1) => {
     if (value === null) return;
     // Keyed as the database will store the value: both engines write a lone surrogate (possible in
     // a JSON `type`, "\ud800") as U+FFFD. Two values that differ here but not there would be two
     // rows of one multi-row upsert hitting the same key, which PostgreSQL refuses ("cannot affect
     // row a second time"), failing the whole batch, other visitors' events included.
-    const key = rollupKey(dimension, day, value.toWellFormed());
-    counts.set(key, (counts.get(key) ?? 0) + by);
+    const stored = value.toWellFormed();
+    counts.set(dimension, day, stored, (counts.get(dimension, day, stored) ?? 0) + by);
   };
   const visitors = new Map<string, { day: string; visitor_hash: string }>();
   const events: AnalyticsEventRow[] = [];
@@ -251,22 +248,17 @@ async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number
   for (let i = 0; i < events.length; i += INSERT_CHUNK) {
     await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
   }
-  // Sorted keys: two instances flushing at once take row locks in the same order (no deadlock).
-  const rows = [...counts.entries()].sort(byKey).map(([key, count]) => {
-    const [dimension, day, value] = key.split('\u0000') as [string, string, string];
-    return { dimension, day, value, count };
-  });
+  const rows = counts
+    .sorted()
+    .map(({ dimension, period, value, sum }) => ({ dimension, day: period, value, count: sum }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
   }
   await writeMonthly(tx, rows, ['count'], MONTHLY_UPSERT);
-  const visitRollups = [...visitRollupDeltas(changes).entries()]
-    .filter(([, m]) => VISIT_METRICS.some((metric) => m[metric] !== 0))
-    .sort(byKey)
-    .map(([key, metrics]) => {
-      const [dimension, day, value] = key.split('\u0000') as [string, string, string];
-      return { dimension, day, value, ...metrics };
-    });
+  const visitRollups = visitRollupDeltas(changes)
+    .sorted()
+    .filter(({ sum }) => VISIT_METRICS.some((metric) => sum[metric] !== 0))
+    .map(({ dimension, period, value, sum }) => ({ dimension, day: period, value, ...sum }));
   for (let i = 0; i < visitRollups.length; i += INSERT_CHUNK) {
     await tx.executeQuery(insertQuery(engine, VISIT_ROLLUPS_UPSERT, visitRollups.slice(i, i + INSERT_CHUNK)));
   }
@@ -277,8 +269,7 @@ async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number
 /**
  * The monthly tier (analytics_monthly, analytics_visit_monthly): the batch's daily rollup deltas
  * folded by month (`YYYY-MM`) and added in the same transaction, so a month's row is always the sum
- * of its days. Rows arrive sorted by (dimension, day, value); folding keeps that order by (dimension,
- * month, value) for the lock order.
+ * of its days, written in (dimension, month, value) order (the lock order, see RollupSums.sorted).
  */
 async function writeMonthly<Metric extends string>(
   tx: DbOrTx,
@@ -287,21 +278,19 @@ async function writeMonthly<Metric extends string>(
   shape: typeof MONTHLY_UPSERT | typeof VISIT_MONTHLY_UPSERT,
 ): Promise<void> {
   if (daily.length === 0) return;
-  const byKey = new Map<string, Record<string, string | number>>();
+  const byMonth = new RollupSums<Record<string, string | number>>();
   for (const row of daily) {
     const month = row.day.slice(0, 7);
-    const key = `${row.dimension}\u0000${month}\u0000${row.value}`;
-    const sum = byKey.get(key);
+    const sum = byMonth.get(row.dimension, month, row.value);
     if (sum === undefined) {
       const fresh: Record<string, string | number> = { dimension: row.dimension, month, value: row.value };
       for (const m of metrics) fresh[m] = row[m];
-      byKey.set(key, fresh);
+      byMonth.set(row.dimension, month, row.value, fresh);
     } else {
       for (const m of metrics) (sum[m] as number) += row[m];
     }
   }
-  const keys = [...byKey.keys()].sort();
-  const rows = keys.map((k) => byKey.get(k)!);
+  const rows = byMonth.sorted().map(({ sum }) => sum);
   const engine = engineOf(tx);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.executeQuery(
@@ -361,14 +350,15 @@ function openVisitsText(engine: 'sqlite' | 'postgres', count: number): string {
   return text;
 }
 
-/** PostgreSQL answers bigint columns as strings. */
+/**
+ * PostgreSQL answers bigint columns as strings. The row is the driver's own, fresh for this read:
+ * converted in place (a copy of its two dozen columns cost more than the rest of the read's JavaScript).
+ */
 function visitFromDb(row: VisitRow): VisitRow {
-  return {
-    ...row,
-    started_at: Number(row.started_at),
-    last_at: Number(row.last_at),
-    engagement_ms: Number(row.engagement_ms),
-  };
+  row.started_at = Number(row.started_at);
+  row.last_at = Number(row.last_at);
+  row.engagement_ms = Number(row.engagement_ms);
+  return row;
 }
 
 /**

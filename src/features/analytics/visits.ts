@@ -1,4 +1,5 @@
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { RollupSums } from './rollup-sums.ts';
 import type { TrackedEvent, VisitRow } from './tables.ts';
 import { uuidv7 } from './track.ts';
 
@@ -157,31 +158,50 @@ export function applyToVisits(
 /**
  * What the changes move in analytics_visit_daily: for each dimension value, the visit's metrics
  * after minus before (a visit that stops bouncing takes one bounce back; an exit page that moves
- * takes its visit from the old page to the new one). Keyed `dimension \0 day \0 value`.
+ * takes its visit from the old page to the new one). Values are keyed as the database stores them:
+ * both engines write a lone surrogate as U+FFFD, and two keys that differ only there would be one
+ * row twice in a multi-row upsert (PostgreSQL refuses that, failing the whole fold).
  */
-export function visitRollupDeltas(changes: VisitChange[]): Map<string, VisitMetrics> {
-  const deltas = new Map<string, VisitMetrics>();
-  const add = (visit: VisitRow, sign: 1 | -1) => {
-    const metrics = visitMetrics(visit);
-    for (const [dimension, nameOf] of DIMENSION_ENTRIES) {
-      const value = nameOf(visit);
-      if (value === null) continue;
-      const key = `${dimension}\u0000${visit.day}\u0000${value.toWellFormed()}`;
-      const sum = deltas.get(key);
-      if (sum === undefined) {
-        const fresh = { ...metrics };
-        if (sign < 0) for (const metric of VISIT_METRICS) fresh[metric] = -fresh[metric];
-        deltas.set(key, fresh);
-      } else {
-        for (const metric of VISIT_METRICS) sum[metric] += sign * metrics[metric];
-      }
+export function visitRollupDeltas(changes: VisitChange[]): RollupSums<VisitMetrics> {
+  const deltas = new RollupSums<VisitMetrics>();
+  const add = (dimension: string, day: string, value: string, metrics: VisitMetrics, sign: 1 | -1) => {
+    const stored = value.toWellFormed();
+    const sum = deltas.get(dimension, day, stored);
+    if (sum === undefined) {
+      const fresh = { ...metrics };
+      // 0 − x rather than −x: no −0 among the sums.
+      if (sign < 0) for (const metric of VISIT_METRICS) fresh[metric] = 0 - fresh[metric];
+      deltas.set(dimension, day, stored, fresh);
+    } else {
+      for (const metric of VISIT_METRICS) sum[metric] += sign * metrics[metric];
     }
   };
   for (const { before, after } of changes) {
-    if (before) add(before, -1);
-    add(after, 1);
+    const afterMetrics = visitMetrics(after);
+    const beforeMetrics = before && visitMetrics(before);
+    // A visit keeps its day, and all but its exit page: where a value stays, one entry of the
+    // difference does what taking the old metrics away and adding the new ones would.
+    const difference = beforeMetrics && minus(afterMetrics, beforeMetrics);
+    for (const [dimension, nameOf] of DIMENSION_ENTRIES) {
+      const value = nameOf(after);
+      if (before) {
+        const old = nameOf(before);
+        if (old === value) {
+          if (value !== null) add(dimension, after.day, value, difference!, 1);
+          continue;
+        }
+        if (old !== null) add(dimension, before.day, old, beforeMetrics!, -1);
+      }
+      if (value !== null) add(dimension, after.day, value, afterMetrics, 1);
+    }
   }
   return deltas;
+}
+
+function minus(a: VisitMetrics, b: VisitMetrics): VisitMetrics {
+  const difference = { ...a };
+  for (const metric of VISIT_METRICS) difference[metric] -= b[metric];
+  return difference;
 }
 
 const DIMENSION_ENTRIES = Object.entries(VISIT_DIMENSIONS) as [string, (v: VisitRow) => string | null][];
