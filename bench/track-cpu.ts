@@ -89,7 +89,8 @@ async function load(url: string, seconds: number) {
 /**
  * Events are folded into visits and rollups up to a second after they are answered; a read of the
  * stats folds what is left. Read before and after the measured load, so that the CPU counted is
- * every one of its events', fold included, and no other's.
+ * its events', fold included, no earlier one's, and one stats report's (a few milliseconds, alike
+ * for both checkouts).
  */
 async function readStats(url: string) {
   const stats = await fetch(`${url}/api/analytics/stats`);

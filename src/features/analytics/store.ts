@@ -248,8 +248,10 @@ async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number
   for (let i = 0; i < events.length; i += INSERT_CHUNK) {
     await tx.executeQuery(insertQuery(engine, EVENTS_INSERT, events.slice(i, i + INSERT_CHUNK)));
   }
+  // A 0 ms engagement moves nothing: no row for it.
   const rows = counts
     .sorted()
+    .filter(({ sum }) => sum !== 0)
     .map(({ dimension, period, value, sum }) => ({ dimension, day: period, value, count: sum }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.executeQuery(insertQuery(engine, ROLLUPS_UPSERT, rows.slice(i, i + INSERT_CHUNK)));
@@ -290,7 +292,11 @@ async function writeMonthly<Metric extends string>(
       for (const m of metrics) (sum[m] as number) += row[m];
     }
   }
-  const rows = byMonth.sorted().map(({ sum }) => sum);
+  // Days of one month can cancel out (a visit's exit page moved from a page and back): no row for that.
+  const rows = byMonth
+    .sorted()
+    .map(({ sum }) => sum)
+    .filter((sum) => metrics.some((m) => sum[m] !== 0));
   const engine = engineOf(tx);
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.executeQuery(
@@ -325,7 +331,7 @@ async function openVisits(tx: DbOrTx, batch: TrackedEvent[]): Promise<Map<string
         CompiledQuery.raw(openVisitsText(engine, chunk.length), [day, ...chunk]),
       );
       // Ordered by start: the last one of a visitor is its latest visit.
-      for (const row of rows) open.set(visitKey(day, row.visitor_hash), visitFromDb(row));
+      for (const row of rows) open.set(visitKey(day, row.visitor_hash), row);
     }
   }
   return open;
@@ -348,17 +354,6 @@ function openVisitsText(engine: 'sqlite' | 'postgres', count: number): string {
     openVisitsTexts.set(key, text);
   }
   return text;
-}
-
-/**
- * PostgreSQL answers bigint columns as strings. The row is the driver's own, fresh for this read:
- * converted in place (a copy of its two dozen columns cost more than the rest of the read's JavaScript).
- */
-function visitFromDb(row: VisitRow): VisitRow {
-  row.started_at = Number(row.started_at);
-  row.last_at = Number(row.last_at);
-  row.engagement_ms = Number(row.engagement_ms);
-  return row;
 }
 
 /**

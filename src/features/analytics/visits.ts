@@ -181,12 +181,13 @@ export function visitRollupDeltas(changes: VisitChange[]): RollupSums<VisitMetri
     const beforeMetrics = before && visitMetrics(before);
     // A visit keeps its day, and all but its exit page: where a value stays, one entry of the
     // difference does what taking the old metrics away and adding the new ones would.
-    const difference = beforeMetrics && minus(afterMetrics, beforeMetrics);
+    const sameDay = before !== null && before.day === after.day;
+    const difference = sameDay ? minus(afterMetrics, beforeMetrics!) : null;
     for (const [dimension, nameOf] of DIMENSION_ENTRIES) {
       const value = nameOf(after);
       if (before) {
         const old = nameOf(before);
-        if (old === value) {
+        if (sameDay && old === value) {
           if (value !== null) add(dimension, after.day, value, difference!, 1);
           continue;
         }
