@@ -9,6 +9,7 @@ import {
   worldEnv,
 } from '../../../test/support/features/leads.ts';
 import type { TestContext } from '../../../test/support/test-app.ts';
+import { ANALYTICS_LIMITS as L } from './limits.ts';
 
 const engines = await testEngines();
 
@@ -200,6 +201,44 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
         })
       ).status,
     ).toBe(200);
+    expect((await stats()).conversions).toBe(before);
+  });
+
+  it('a malformed context of any kind is ignored on every form: the form is sent, no conversion recorded', async () => {
+    const before = (await stats()).conversions;
+    const tooLong = `https://agency.example/offer?fbclid=${'x'.repeat(L.pageLength)}`;
+    const malformed: unknown[] = [
+      null,
+      5,
+      true,
+      [],
+      {},
+      { url: '' },
+      { url: null },
+      { referrer: 'https://www.google.com/' },
+      { url: 'https://agency.example/offer', referrer: 5 },
+      { url: tooLong },
+      JSON.stringify({ url: tooLong }),
+      'x'.repeat(L.pageLength + L.referrerLength + 65),
+    ];
+    for (const [i, analyticsContext] of malformed.entries()) {
+      const headers = client(`198.51.100.${40 + i}`, CHROME);
+      const lead = await postLead(app, submission({ analyticsContext }), { headers });
+      const support = await contact(headers, analyticsContext);
+      const message = await app.app.request('/api/contact', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({
+          name: 'Ana García',
+          email: `ana.contact.${i}@example.com`,
+          subject: 'A new booking site',
+          message: 'We would like a new website for our hotel, with online booking and a gallery.',
+          recaptchaToken: 'ok-token',
+          analyticsContext,
+        }),
+      });
+      expect([i, lead.status, support.status, message.status]).toEqual([i, 200, 200, 201]);
+    }
     expect((await stats()).conversions).toBe(before);
   });
 

@@ -12,7 +12,7 @@ import { CONVERSION_TYPE, validateTrack } from './track.ts';
 import { VisitorHasher } from './visitor-hash.ts';
 
 const ContextObject = z.object({
-  url: z.string().max(L.pageLength).optional().openapi({
+  url: z.string().min(1).max(L.pageLength).openapi({
     description: 'The page the form was sent from (`location.href`; only its path and UTM tags are kept).',
     example: 'https://agency.example/contact?utm_campaign=spring',
   }),
@@ -24,11 +24,13 @@ const ContextObject = z.object({
 
 /**
  * The visit context a page with the tracker passes to its forms (`agencyAnalytics.context()`, or
- * the hidden field `analyticsContext` as JSON text). Nothing personal: a page and a referrer.
+ * the hidden field `analyticsContext` as JSON text). Nothing personal: a page and a referrer. A
+ * malformed one (null, another type, a value too long) is read as none: the form is sent all the
+ * same (a site passes null when a blocker kept the tracker away; a page's address can be long).
  */
+const ContextInput = z.union([ContextObject, z.string().max(L.pageLength + L.referrerLength + 64)]);
 export const AnalyticsContext = z
-  .union([ContextObject, z.string().max(L.pageLength + L.referrerLength + 64)])
-  .optional()
+  .preprocess((value) => (ContextInput.safeParse(value).success ? value : undefined), ContextInput.optional())
   .openapi({
     description:
       'Optional: the analytics visit context from the page (`agencyAnalytics.context()`, or the tracker’s hidden ' +
@@ -82,7 +84,7 @@ export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRec
       const context = contextOf(input);
       if (context === null || isBotAgent(client.userAgent)) return false;
       try {
-        const event = validateTrack({ url: context.url || '/', referrer: context.referrer ?? undefined });
+        const event = validateTrack({ url: context.url, referrer: context.referrer ?? undefined });
         await ingestEvent(
           deps,
           sink,

@@ -109,6 +109,39 @@ describe.each(engines)('track and stats over HTTP on %s', (engine) => {
     expect((await stats('?os=Windows&browser=Firefox')).body).toMatchObject({ visits: 1, timeOnPage: 42 });
   });
 
+  it('the landing referrer Plausible sends with every event is one referral, filtered or not; another site’s within the visit is another', async () => {
+    const ip = '192.0.2.20';
+    const r = 'https://news.ycombinator.com/item?id=1';
+    for (const event of [
+      { n: 'pageview', u: 'https://a.example/spa', d: 'a.example', r },
+      { n: 'Signup', u: 'https://a.example/spa', d: 'a.example', r, p: { plan: 'pro' } },
+      {
+        n: 'Outbound Link: Click',
+        u: 'https://a.example/spa',
+        d: 'a.example',
+        r,
+        p: { url: 'https://out.example/' },
+      },
+      { n: 'engagement', u: 'https://a.example/spa', d: 'a.example', r, e: 1000 },
+      { n: 'pageview', u: 'https://a.example/spa/next', d: 'a.example', r },
+      { n: 'pageview', u: 'https://a.example/spa/again', d: 'a.example', r: 'https://lobste.rs/' },
+    ]) {
+      expect((await send(event, FIREFOX, ip)).status).toBe(202);
+    }
+    const countOf = (report: Record<string, unknown>, host: string) =>
+      (report.topReferrers as { referrer: string; count: number }[]).find((row) => row.referrer === host)
+        ?.count;
+    for (const query of ['', '?os=Windows', '?source=Hacker%20News']) {
+      const { body } = await stats(query);
+      expect([query, countOf(body, 'news.ycombinator.com'), countOf(body, 'lobste.rs')]).toEqual([
+        query,
+        1,
+        1,
+      ]);
+    }
+    expect((await stats('?source=Hacker%20News')).body).toMatchObject({ visits: 1, pageviews: 3 });
+  });
+
   it('a filter value longer than the limit is a 400; an empty one is no filter', async () => {
     expect((await stats(`?page=${'a'.repeat(L.filterLength + 1)}`)).status).toBe(400);
     const empty = await stats('?source=');

@@ -210,6 +210,9 @@ async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number
   };
   const visitors = new Map<string, { day: string; visitor_hash: string }>();
   const events: AnalyticsEventRow[] = [];
+  // A conversion carries its form's referrer to start a visit with, but is no referral of its own:
+  // the visit's page view counted it already (stats.ts and sampled-stats.ts skip it too).
+  const referrals: AnalyticsEventRow[] = [];
   for (const { row: e, kind, engagementMs, conversion } of batch) {
     if (kind === 'engagement') {
       bump('engagement', e.day, e.page, engagementMs);
@@ -220,9 +223,7 @@ async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number
     bump('page', e.day, e.page);
     bump('country', e.day, e.country ?? '');
     bump('type', e.day, e.type);
-    // A conversion carries its form's referrer to start a visit with, but is no referral of its own:
-    // the visit's page view counted it already (stats.ts and sampled-stats.ts skip it too).
-    if (!conversion) bump('referrer', e.day, e.referrer_host);
+    if (!conversion) referrals.push(e);
     visitors.set(visitKey(e.day, e.visitor_hash), { day: e.day, visitor_hash: e.visitor_hash });
   }
   const engine = engineOf(tx);
@@ -241,6 +242,8 @@ async function applyBatch(tx: DbOrTx, batch: TrackedEvent[], botsDropped: number
   }
   // Visits before the events: applying the batch gives each event its visit_id.
   const changes = applyToVisits(batch, await openVisits(tx, batch), newVisitors);
+  // After the visits: an event repeating its visit's referrer has it cleared there (visits.ts).
+  for (const e of referrals) bump('referrer', e.day, e.referrer_host);
   const visitRows = changes.map((c) => c.after).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (let i = 0; i < visitRows.length; i += INSERT_CHUNK) {
     await tx.executeQuery(insertQuery(engine, VISITS_UPSERT, visitRows.slice(i, i + INSERT_CHUNK)));

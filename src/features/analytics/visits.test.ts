@@ -113,6 +113,45 @@ describe.each(engines)('visits on %s', (engine) => {
     ]);
   });
 
+  it('an event repeating the referrer its visit arrived with is no second referral; another site, or a new visit, is', async () => {
+    await fresh();
+    const hn = 'https://news.ycombinator.com/item?id=1';
+    await writeBatch(
+      db,
+      [
+        tracked({ at: '2026-03-01T10:00:00Z', page: '/a', referrer: hn }),
+        tracked({ at: '2026-03-01T10:01:00Z', page: '/b', referrer: hn }),
+        tracked({ at: '2026-03-01T10:02:00Z', type: 'signup', page: '/b', referrer: hn }),
+        tracked({ at: '2026-03-01T10:03:00Z', page: '/c', referrer: 'https://lobste.rs/' }),
+      ],
+      0,
+    );
+    // A later batch finds the stored visit; after a 30-minute gap the same referrer is a new arrival.
+    await writeBatch(db, [tracked({ at: '2026-03-01T10:04:00Z', page: '/d', referrer: hn })], 0);
+    await writeBatch(db, [tracked({ at: '2026-03-01T11:00:00Z', page: '/e', referrer: hn })], 0);
+    const events = await db
+      .selectFrom('analytics_events')
+      .select(['page', 'referrer', 'referrer_host'])
+      .orderBy('created_at')
+      .execute();
+    expect(events.map((e) => [e.page, e.referrer_host])).toEqual([
+      ['/a', 'news.ycombinator.com'],
+      ['/b', null],
+      ['/b', null],
+      ['/c', 'lobste.rs'],
+      ['/d', null],
+      ['/e', 'news.ycombinator.com'],
+    ]);
+    // The referrer itself is kept: only its counting as an arrival goes.
+    expect(events[1]!.referrer).toBe('https://news.ycombinator.com/item');
+    const stats = await readAnalyticsStats(db, day, 10);
+    expect(stats.topReferrers).toEqual([
+      { referrer: 'news.ycombinator.com', count: 2 },
+      { referrer: 'lobste.rs', count: 1 },
+    ]);
+    expect(stats.visits).toBe(2);
+  });
+
   it('a visit ends at UTC midnight: the daily hash cannot carry it into the next day', async () => {
     await fresh();
     await writeBatch(

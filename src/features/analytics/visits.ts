@@ -109,6 +109,11 @@ function startVisit(event: TrackedEvent, newVisitor: boolean): VisitRow {
  * while its events come less than 30 minutes apart; the day's hash ends it at midnight. An
  * engagement event only adds time to a visit still open (it reports leaving a page, it starts
  * nothing). Sets each stored event's visit_id; returns every visit changed, before and after.
+ *
+ * An event that goes on a visit with the referrer host the visit arrived with is no new arrival:
+ * its `referrer_host` is cleared, so top referrers count the visit's referral once. Plausible's
+ * tracker sends the landing page's referrer with every event (its SPA page views, custom events,
+ * outbound clicks); a visitor back from the same site within the visit is the same arrival too.
  */
 export function applyToVisits(
   events: TrackedEvent[],
@@ -136,6 +141,8 @@ export function applyToVisits(
       visit = startVisit(event, newVisitors.delete(key));
       changes.set(visit.id, { before: null, after: visit });
       current.set(key, visit);
+    } else if (e.referrer_host !== null && e.referrer_host === visit.referrer_host) {
+      e.referrer_host = null;
     }
     // A late event (another instance's clock, a queued beacon) keeps the visit's end where it is.
     if (e.created_at > visit.last_at) visit.last_at = e.created_at;
