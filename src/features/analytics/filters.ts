@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { storedPage } from './track.ts';
 
 /**
  * Query parameters that filter the whole stats report, and the visit column each one reads. A
@@ -57,12 +58,19 @@ export const FilterQuery = z.object(
   ) as Record<FilterName, z.ZodOptional<z.ZodString>>,
 );
 
+/** Filters whose value is a page: read as a tracked page is stored, so `/diseño` finds `/dise%C3%B1o`. */
+const PAGE_FILTERS = new Set<FilterName>(['page', 'entry_page', 'exit_page']);
+
 /** The filters given in a query (empty values ignored). */
 export function filtersOf(query: Partial<Record<FilterName, string | undefined>>): StatsFilters {
   const filters: StatsFilters = {};
   for (const name of FILTER_NAMES) {
     const value = query[name]?.trim();
-    if (value) filters[name] = value === NONE ? null : name === 'country' ? value.toUpperCase() : value;
+    if (!value) continue;
+    if (value === NONE) filters[name] = null;
+    else if (name === 'country') filters[name] = value.toUpperCase();
+    else if (PAGE_FILTERS.has(name)) filters[name] = storedPage(value);
+    else filters[name] = value;
   }
   return filters;
 }

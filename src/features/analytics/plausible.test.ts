@@ -142,6 +142,29 @@ describe.each(engines)('track and stats over HTTP on %s', (engine) => {
     expect((await stats('?source=Hacker%20News')).body).toMatchObject({ visits: 1, pageviews: 3 });
   });
 
+  it('a page filter reads its value as a tracked page is stored: a readable path, or a URL, finds the page', async () => {
+    expect(
+      (
+        await send(
+          { n: 'pageview', u: 'https://a.example/diseño?utm_source=x', d: 'a.example' },
+          FIREFOX,
+          '192.0.2.30',
+        )
+      ).status,
+    ).toBe(202);
+    const stored = await stats('?page=/dise%25C3%25B1o');
+    expect(stored.body).toMatchObject({ visits: 1, filters: { page: '/dise%C3%B1o' } });
+    for (const query of [
+      '?page=/diseño',
+      '?page=https://a.example/dise%C3%B1o%3Fq%3D1',
+      '?entry_page=/diseño',
+      '?exit_page=/dise%C3%B1o',
+    ]) {
+      const { body } = await stats(query);
+      expect([query, body.visits, body.pageviews]).toEqual([query, 1, 1]);
+    }
+  });
+
   it('a filter value longer than the limit is a 400; an empty one is no filter', async () => {
     expect((await stats(`?page=${'a'.repeat(L.filterLength + 1)}`)).status).toBe(400);
     const empty = await stats('?source=');

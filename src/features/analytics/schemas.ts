@@ -207,11 +207,15 @@ export const PlausibleTrackBody = z
 
 export const Accepted = z.object({ success: z.literal(true) }).openapi('TrackAccepted');
 
-const day = z.string().optional().openapi({
-  description:
-    'A UTC day `YYYY-MM-DD` (an ISO 8601 date-time is accepted and reduced to its UTC day). Inclusive.',
-  example: '2026-11-01',
-});
+const day = z
+  .string()
+  .optional()
+  .openapi({
+    description:
+      'A UTC day `YYYY-MM-DD` (an ISO 8601 date-time with its offset, `Z` or `±hh:mm`, is accepted and reduced to ' +
+      'its UTC day). Inclusive.',
+    example: '2026-11-01',
+  });
 
 export const StatsQuery = z
   .object({

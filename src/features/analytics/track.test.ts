@@ -115,6 +115,9 @@ describe('track body rules', () => {
     expect(referrerParts('https://www.agency.example/a', '/x', ['agency.example']).host).toBeNull();
     expect(referrerParts('https://shop.example/a', 'https://shop.example/b', []).host).toBeNull();
     expect(referrerParts('javascript:alert(1)', '/x', [])).toEqual({ referrer: null, host: null });
+    // A fully qualified host (the root's dot) is the same host: grouped and compared as such.
+    expect(referrerParts('https://www.bing.com./search?q=x', '/x', []).host).toBe('bing.com');
+    expect(referrerParts('https://agency.example./a', '/x', ['agency.example']).host).toBeNull();
     expect(referrerParts('not a url', '/x', [])).toEqual({ referrer: null, host: null });
     // A host within a DNS name's length counts; a longer one is no host (and could not be a rollup key).
     const label = 'a'.repeat(61);

@@ -254,7 +254,13 @@ export function pagePath(value: string): string {
   return parsePage(value).path;
 }
 
-const bareHost = (host: string) => host.replace(/^www\./, '');
+/** A page as an event stores it: its path, contact details masked (what a page filter must match). */
+export function storedPage(value: string): string {
+  return maskContactDetails(pagePath(value));
+}
+
+/** A host as referrals are counted: without `www.`, and without the root's dot (`bing.com.` is `bing.com`). */
+const bareHost = (host: string) => host.replace(/\.$/, '').replace(/^www\./, '');
 
 /** `referrer` without query string, and its host unless the visit came from the site itself. */
 export function referrerParts(
