@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { storedPage } from './track.ts';
+import { storedPage } from './page.ts';
 
 /**
  * Query parameters that filter the whole stats report, and the visit column each one reads. A

@@ -3,6 +3,7 @@ import { LIMITS } from '../../http/limits.ts';
 import { wholeNumberParam } from '../../http/schemas.ts';
 import { FilterQuery } from './filters.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { PAGE_BASE } from './page.ts';
 
 const P = L.properties;
 /** Event type names are printable: no control characters (C0 U+0000–U+001F, DEL and C1 U+007F–U+009F). */
@@ -66,8 +67,6 @@ export const RESERVED_TYPE_RULE =
   '`lead` is reserved for conversions, recorded by POST /api/leads, POST /api/contact and POST /api/support/send';
 export const ENGAGEMENT_TIME_RULE =
   'is required with type `engagement` (the milliseconds the page was visible)';
-/** A page given as a path is resolved against this placeholder (track.ts takes the path from it). */
-export const PAGE_BASE = 'http://relative.invalid/';
 
 /**
  * A page is a path or an http(s) URL: `mailto:alice@example.com`, `tel:…` or `javascript:…` would

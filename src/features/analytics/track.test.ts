@@ -5,10 +5,10 @@ import { normalizeIp } from '../../http/client-ip.ts';
 import { isBotAgent } from './bots.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { pagePath } from './page.ts';
 import { propertiesProblem } from './schemas.ts';
 import {
   buildEventRow,
-  pagePath,
   parseTrackBody,
   referrerParts,
   utcDay,

@@ -8,6 +8,7 @@ import {
 import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
+import { parsePage } from './page.ts';
 import { fromPlausible } from './plausible.ts';
 import {
   ENGAGEMENT_TIME_RULE,
@@ -15,7 +16,6 @@ import {
   longerThan,
   NO_CONTROL_CHARS,
   PAGE_ADDRESS_RULE,
-  PAGE_BASE,
   propertiesProblem,
   RESERVED_TYPE_RULE,
   TrackBody,
@@ -208,55 +208,6 @@ export function validateTrackWithSchema(body: unknown): TrackInput {
   const parsed = TrackBody.safeParse(body);
   if (!parsed.success) throw new AnalyticsRefusal('invalid', describeZodError(parsed.error));
   return parsed.data;
-}
-
-/** Paths are resolved against PAGE_BASE; seeing its host back means the page was not a URL. */
-const RELATIVE_HOST = 'relative.invalid';
-const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
-
-/** True when `value` starts with a scheme once what the URL parser strips first (C0 controls, spaces) is gone. */
-function startsWithScheme(value: string): boolean {
-  let start = 0;
-  while (start < value.length && value.charCodeAt(start) <= 0x20) start++;
-  return SCHEME.test(start === 0 ? value : value.slice(start));
-}
-
-/**
- * A page given as a URL or a path: its path (query and fragment dropped) and, when it is an absolute
- * URL, its host. An absolute URL (what browsers send) is parsed once; each URL parse is a visible
- * part of a tracked event's CPU. Anything else (a path, `//host/x`, an `http:` value without `//`,
- * which is a path against an `http` base but a URL on its own) is parsed alone as well for the
- * host, as before.
- */
-function parsePage(value: string): { path: string; host: string | null; search: string } {
-  let url: URL;
-  try {
-    url = new URL(value, PAGE_BASE);
-  } catch {
-    return { path: value.split(/[?#]/)[0] || '/', host: null, search: '' };
-  }
-  const pathname = url.pathname || '/';
-  const path = pathname.length > L.pageLength ? pathname.slice(0, L.pageLength) : pathname;
-  const absolute = url.hostname !== RELATIVE_HOST && startsWithScheme(value);
-  return { path, host: absolute ? url.hostname.toLowerCase() || null : hostOf(value), search: url.search };
-}
-
-function hostOf(value: string): string | null {
-  try {
-    return new URL(value).hostname.toLowerCase() || null;
-  } catch {
-    return null;
-  }
-}
-
-/** The path of a page given as a path or a URL; query and fragment dropped. */
-export function pagePath(value: string): string {
-  return parsePage(value).path;
-}
-
-/** A page as an event stores it: its path, contact details masked (what a page filter must match). */
-export function storedPage(value: string): string {
-  return maskContactDetails(pagePath(value));
 }
 
 /** A host as referrals are counted: without `www.`, and without the root's dot (`bing.com.` is `bing.com`). */
