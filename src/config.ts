@@ -173,6 +173,7 @@ export const envSchema = z.object({
       }
     }),
   ANALYTICS_TRACK_RATE_LIMIT: integer(1200, 0, 1_000_000_000),
+  ANALYTICS_INBOX_MAX_EVENTS: integer(1_000_000, 1, 1_000_000_000),
   AI_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   LEADS_RATE_LIMIT: integer(30, 0, 1_000_000_000),
   GEOIP_DB_PATH: optionalString,
@@ -276,6 +277,10 @@ export const ENV_DOCS: Record<keyof typeof envSchema.shape, [meaning: string, fa
   V0_API_URL: ['v0 Platform API base', '`https://api.v0.dev/v1`'],
   TRUST_PROXY: ['client IP source: `none` (socket), `cloudflare`, `xff`', '`none`'],
   ANALYTICS_TRACK_RATE_LIMIT: ['analytics track requests per client IP per minute', '`1200`'],
+  ANALYTICS_INBOX_MAX_EVENTS: [
+    'analytics events the inbox may hold while its folds keep failing; beyond it track answers 503',
+    '`1000000`',
+  ],
   AI_RATE_LIMIT: ['recommend-plan and refine calls per client IP per 10 minutes each (`0`: off)', '`30`'],
   LEADS_RATE_LIMIT: [
     'lead submissions per client IP per hour (`0`: off); the sales agent submits for many visitors from one address',
@@ -380,6 +385,8 @@ export interface Config {
   analytics: {
     /** Track requests per client IP per minute; 0 turns the limit off. */
     trackRateLimitPerMinute: number;
+    /** Events the inbox may hold while folds keep failing (docs/analytics.md, "Write path"). */
+    maxInboxEvents: number;
     /** A MaxMind-format country database; unset: the one shipped in the npm package. */
     geoipDbPath: string | undefined;
   };
@@ -559,7 +566,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     trustProxy: e.TRUST_PROXY,
     fetchAllowHosts: e.FETCH_ALLOW_HOSTS,
-    analytics: { trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT, geoipDbPath: e.GEOIP_DB_PATH },
+    analytics: {
+      trackRateLimitPerMinute: e.ANALYTICS_TRACK_RATE_LIMIT,
+      maxInboxEvents: e.ANALYTICS_INBOX_MAX_EVENTS,
+      geoipDbPath: e.GEOIP_DB_PATH,
+    },
     aiRateLimit: e.AI_RATE_LIMIT,
     leadsRateLimit: e.LEADS_RATE_LIMIT,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,

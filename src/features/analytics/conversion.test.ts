@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../test/support/database.ts';
 import {
@@ -269,5 +270,67 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
       u: 'https://agency.example/x',
     });
     expect(plausible.status).toBe(400);
+  });
+
+  it('while folds fail with the inbox at ANALYTICS_INBOX_MAX_EVENTS: track answers 503, forms are sent without a conversion; both resume after', async () => {
+    const full = await leadsApp(
+      engine,
+      worldEnv(world, { SITE_ORIGIN: 'https://agency.example', ANALYTICS_INBOX_MAX_EVENTS: '1' }),
+    );
+    try {
+      const db = full.database.handle.db;
+      const request = (path: string, body: Record<string, unknown>, contentType = 'text/plain') =>
+        full.app.request(path, {
+          method: 'POST',
+          headers: { 'content-type': contentType, ...client('198.51.100.60', CHROME) },
+          body: JSON.stringify(body),
+        });
+      const page = { url: 'https://agency.example/offer?utm_campaign=full' };
+      const inboxRows = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('analytics_inbox')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      await sql`alter table analytics_events rename to analytics_events_away`.execute(db);
+      expect((await request('/api/analytics/track', page)).status).toBe(202);
+      // A read folds first: the fold fails (logged), the read answers from what is folded.
+      expect((await full.app.request('/api/analytics/stats')).status).toBe(200);
+      const refused = await request('/api/analytics/track', page);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe(String(L.inboxFullRetryAfterS));
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('NOT_CONFIGURED');
+      const form = await full.app.request('/api/support/send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...client('198.51.100.60', CHROME) },
+        body: JSON.stringify({
+          name: 'Ana García',
+          email: 'ana.full@example.com',
+          subject: 'A new booking site',
+          message: 'We would like a new website for our hotel, with online booking and a gallery.',
+          recaptchaToken: 'ok-token',
+          analyticsContext: page,
+        }),
+      });
+      expect(form.status).toBe(200);
+      expect(await inboxRows()).toBe(1);
+      expect(full.logs.lines.filter((l) => /inbox (is )?full/.test(String(l.msg)))).toMatchObject([
+        { level: 50, msg: expect.stringMatching(/^analytics inbox full while folds fail/) },
+        {
+          level: 40,
+          msg: 'analytics conversion not recorded: the inbox is full while folds fail',
+          form: 'contact',
+        },
+      ]);
+
+      await sql`alter table analytics_events_away rename to analytics_events`.execute(db);
+      expect((await full.app.request('/api/analytics/stats')).status).toBe(200);
+      expect((await request('/api/analytics/track', page)).status).toBe(202);
+    } finally {
+      await full.close();
+    }
   });
 });

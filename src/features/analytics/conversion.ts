@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { ClientOrigin } from '../../http/client-ip.ts';
 import { isBotAgent } from './bots.ts';
-import { foldPending } from './fold.ts';
+import { backlogWhileFailing, foldPending } from './fold.ts';
 import { type IngestDeps, ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 import { appendToInbox } from './store.ts';
@@ -71,6 +71,7 @@ export interface ConversionRecorder {
  */
 export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRecorder {
   const hasher = new VisitorHasher(deps.db);
+  const { maxInboxEvents } = deps.config.analytics;
   return {
     async record(input, client, form, logger) {
       const sink = {
@@ -83,6 +84,11 @@ export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRec
       };
       const context = contextOf(input);
       if (context === null || isBotAgent(client.userAgent)) return false;
+      // As the track route refuses events then (recorder.ts): the disk is the other features' too.
+      if ((backlogWhileFailing(deps.db) ?? 0) >= maxInboxEvents) {
+        logger.warn({ form }, 'analytics conversion not recorded: the inbox is full while folds fail');
+        return false;
+      }
       try {
         const event = validateTrack({ url: context.url, referrer: context.referrer ?? undefined });
         await ingestEvent(

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import { isDatabaseUnavailable, isValueRefused } from '../../db/unavailable.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { dropInboxRow, foldInbox, newestInboxId, oldestInboxIds } from './store.ts';
+import { dropInboxRow, foldInbox, inboxSize, newestInboxId, oldestInboxIds } from './store.ts';
 
 export interface FoldResult {
   /** Inbox rows folded (or dropped as no event) by this call. */
@@ -17,8 +17,21 @@ interface Folding {
   queued: Promise<FoldResult> | null;
   /** The last fold failed: the next failure is not logged again, a success says so. */
   failing: boolean;
+  /** While folds fail: the inbox's rows (all instances') when last counted, and failures since. */
+  backlog: { events: number; failuresSince: number } | null;
 }
 const foldingOf = new WeakMap<Db, Folding>();
+
+/**
+ * While folds of this database fail (for any reason but the database being away, when nothing can
+ * be appended either): the events waiting in the inbox, counted at the first failure and then
+ * every inboxCountEveryFailures-th (a failing fold is tried again every second). Null while folds
+ * succeed. The recorder refuses events past ANALYTICS_INBOX_MAX_EVENTS.
+ */
+export function backlogWhileFailing(db: Db): number | null {
+  const state = foldingOf.get(db);
+  return state?.failing && state.backlog ? state.backlog.events : null;
+}
 
 /**
  * Folds the inbox (every instance's rows, store.ts foldInbox) up to its newest row when called:
@@ -30,7 +43,7 @@ const foldingOf = new WeakMap<Db, Folding>();
 export function foldPending(db: Db, logger: Logger): Promise<FoldResult> {
   let state = foldingOf.get(db);
   if (state === undefined) {
-    state = { running: null, queued: null, failing: false };
+    state = { running: null, queued: null, failing: false, backlog: null };
     foldingOf.set(db, state);
   }
   const folding = state;
@@ -86,11 +99,22 @@ async function foldAll(db: Db, logger: Logger, state: Folding): Promise<FoldResu
       logger[level]({ err: error, folded }, 'analytics fold failed; its events wait in the inbox');
     }
     state.failing = true;
+    if (!isDatabaseUnavailable(error)) await countBacklog(db, state);
     return { folded, error };
   }
   if (state.failing) logger.info({ folded }, 'analytics folds again');
   state.failing = false;
+  state.backlog = null;
   return { folded, error: null };
+}
+
+async function countBacklog(db: Db, state: Folding): Promise<void> {
+  if (state.backlog && ++state.backlog.failuresSince < L.inboxCountEveryFailures) return;
+  try {
+    state.backlog = { events: await inboxSize(db), failuresSince: 0 };
+  } catch {
+    // Not counted this time: the last count stands.
+  }
 }
 
 /**

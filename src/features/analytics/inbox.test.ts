@@ -9,7 +9,7 @@ import { RateLimiter } from '../../db/rate-limiter.ts';
 import { createLogger } from '../../logger.ts';
 import { foldPending } from './fold.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { AnalyticsRecorder } from './recorder.ts';
+import { AnalyticsRecorder, InboxFullError } from './recorder.ts';
 import { readAnalyticsStats } from './stats.ts';
 import { appendToInbox, foldInbox, inboxSize, newestInboxId } from './store.ts';
 import type { TrackedEvent } from './tables.ts';
@@ -41,10 +41,11 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
     return database.handle.db;
   }
   let recorders: AnalyticsRecorder[] = [];
-  const recorderOn = (db: Db) => {
+  const recorderOn = (db: Db, maxInboxEvents = 1_000_000) => {
     const recorder = new AnalyticsRecorder(db, createLogger('info', logs.stream, []), {
       rateLimiter: new RateLimiter(db),
       perMinute: 0,
+      maxInboxEvents,
     });
     recorders.push(recorder);
     return recorder;
@@ -194,6 +195,36 @@ describe.each(engines)('the analytics inbox on %s', (engine) => {
     expect(await recorder.fold()).toBe(4);
     expect(await count(db, 'analytics_events')).toBe(2);
     expect(logs.lines.at(-1)).toMatchObject({ msg: 'analytics folds again', folded: 4 });
+  });
+
+  it('refuses events while folds fail and the inbox holds ANALYTICS_INBOX_MAX_EVENTS, logged once; takes them again once a fold succeeds', async () => {
+    const db = await fresh();
+    const recorder = recorderOn(db, 3);
+    await sql`alter table analytics_events rename to analytics_events_away`.execute(db);
+    for (const minute of [0, 1]) await recorder.record(pageView('g', '/1', minute));
+    // Folds failing, the inbox under the limit: events are still taken.
+    await recorder.fold();
+    await recorder.record(pageView('g', '/1', 2));
+    // Counted again only at the inboxCountEveryFailures-th failure after: still 2 until then.
+    await recorder.fold();
+    await recorder.record(pageView('g', '/1', 3));
+    expect(await inboxSize(db)).toBe(4);
+    for (let n = 2; n < L.inboxCountEveryFailures; n++) await recorder.fold();
+    await recorder.record(pageView('g', '/1', 4));
+    await recorder.fold();
+    await expect(recorder.record(pageView('g', '/1', 5))).rejects.toBeInstanceOf(InboxFullError);
+    await expect(recorder.record(pageView('g', '/1', 6))).rejects.toBeInstanceOf(InboxFullError);
+    expect(await inboxSize(db)).toBe(5);
+    expect(logs.lines.filter((l) => /inbox full/.test(String(l.msg)))).toMatchObject([
+      { level: 50, inboxEvents: 5, maxInboxEvents: 3 },
+    ]);
+
+    await sql`alter table analytics_events_away rename to analytics_events`.execute(db);
+    expect(await recorder.fold()).toBe(5);
+    await recorder.record(pageView('g', '/1', 7));
+    expect(logs.lines.filter((l) => l.msg === 'analytics takes events again')).toHaveLength(1);
+    await recorder.flush();
+    expect(await count(db, 'analytics_events')).toBe(6);
   });
 
   it('stores a UTM tag with U+0000 like the database keeps it, beside the same tag without', async () => {

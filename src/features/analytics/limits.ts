@@ -53,4 +53,12 @@ export const ANALYTICS_LIMITS = {
   foldBatch: 2000,
   /** Events waiting for a commit at most; beyond it track answers 429 with Retry-After (the database is behind). */
   maxQueued: 20_000,
+  /**
+   * While folds keep failing (a table missing after a bad deploy), the inbox is counted at the first
+   * failure and then every this many (one a second); past ANALYTICS_INBOX_MAX_EVENTS track answers
+   * 503 with this Retry-After (seconds) and forms record no conversion, rather than fill the disk
+   * the other features share.
+   */
+  inboxCountEveryFailures: 10,
+  inboxFullRetryAfterS: 60,
 } as const;

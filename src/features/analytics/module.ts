@@ -17,6 +17,7 @@ export const analyticsModule: FeatureModule = {
     const recorder = new AnalyticsRecorder(infra.db, infra.logger.child({ component: 'analytics' }), {
       rateLimiter: infra.rateLimiter,
       perMinute: infra.config.analytics.trackRateLimitPerMinute,
+      maxInboxEvents: infra.config.analytics.maxInboxEvents,
     });
     return {
       routes: analyticsRoutes(recorder),

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { RateLimiter } from '../../db/rate-limiter.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
-import { foldPending } from './fold.ts';
+import { backlogWhileFailing, foldPending } from './fold.ts';
 import { BatchedIpLimiter } from './ip-limiter.ts';
 import { ANALYTICS_LIMITS } from './limits.ts';
 import { appendToInbox } from './store.ts';
@@ -16,6 +16,9 @@ interface Waiting {
 }
 
 export class RecorderBusyError extends Error {}
+
+/** The inbox holds maxInboxEvents while folds keep failing: no event is taken until they succeed. */
+export class InboxFullError extends Error {}
 
 /**
  * Group commit for analytics events. `record()` resolves once its event is COMMITTED (to the inbox,
@@ -37,17 +40,27 @@ export class AnalyticsRecorder {
   #running: Promise<void> | null = null;
   #foldTimer: NodeJS.Timeout | null = null;
   readonly #hasher: VisitorHasher;
+  readonly #maxInboxEvents: number;
+  /** Events are refused because the inbox is full (logged once when it starts and when it ends). */
+  #refusing = false;
   /** Per-IP limit on track requests (null: off). */
   readonly limiter: BatchedIpLimiter | null;
 
   constructor(
     db: Db,
     logger: Logger,
-    options: { rateLimiter: RateLimiter; perMinute: number; now?: () => number },
+    options: {
+      rateLimiter: RateLimiter;
+      perMinute: number;
+      now?: () => number;
+      /** ANALYTICS_INBOX_MAX_EVENTS: past it, while folds fail, events are refused (InboxFullError). */
+      maxInboxEvents: number;
+    },
   ) {
     this.#db = db;
     this.#logger = logger;
     this.#now = options.now ?? Date.now;
+    this.#maxInboxEvents = options.maxInboxEvents;
     this.#hasher = new VisitorHasher(db, this.#now);
     this.limiter =
       options.perMinute > 0
@@ -64,12 +77,32 @@ export class AnalyticsRecorder {
   }
 
   record(event: TrackedEvent): Promise<void> {
+    if (this.#inboxFull()) return Promise.reject(new InboxFullError('the analytics inbox is full'));
     if (this.#queue.length >= ANALYTICS_LIMITS.maxQueued) {
       return Promise.reject(new RecorderBusyError('analytics writes are behind'));
     }
     const done = new Promise<void>((resolve, reject) => this.#queue.push({ event, resolve, reject }));
     this.#kick();
     return done;
+  }
+
+  #inboxFull(): boolean {
+    const backlog = backlogWhileFailing(this.#db);
+    const full = backlog !== null && backlog >= this.#maxInboxEvents;
+    if (full !== this.#refusing) {
+      this.#refusing = full;
+      if (full) {
+        this.#logger.error(
+          { inboxEvents: backlog, maxInboxEvents: this.#maxInboxEvents },
+          'analytics inbox full while folds fail: tracked events are refused (503) until a fold succeeds',
+        );
+      } else {
+        this.#logger.info('analytics takes events again');
+      }
+    }
+    // While it is full nothing else starts a fold: try again on the usual schedule.
+    if (full) this.#scheduleFold();
+    return full;
   }
 
   countBot(): void {

@@ -14,7 +14,7 @@ import { filtersOf } from './filters.ts';
 import { foldBeforeRead } from './fold.ts';
 import { ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { type AnalyticsRecorder, RecorderBusyError } from './recorder.ts';
+import { type AnalyticsRecorder, InboxFullError, RecorderBusyError } from './recorder.ts';
 import { listEvents } from './rollup-reads.ts';
 import {
   Accepted,
@@ -75,7 +75,9 @@ const trackRoute = createRoute({
     `Bodies over ${L.trackBodyBytes} bytes → 413. Answers **202** once the event is committed, and 202 to bots too ` +
     '(dropped and counted, never stored); the statistics include a committed event from then on. The client IP is never stored: the country comes from `CF-IPCountry` ' +
     '(TRUST_PROXY=cloudflare) or a local IP-to-country database, and the visitor is a hash of (daily salt, IP, user agent). ' +
-    `Rate limit: ANALYTICS_TRACK_RATE_LIMIT per IP per minute (default ${L.trackPerIp.limit}).`,
+    `Rate limit: ANALYTICS_TRACK_RATE_LIMIT per IP per minute (default ${L.trackPerIp.limit}). ` +
+    `503 with \`Retry-After: ${L.inboxFullRetryAfterS}\` while folds of the inbox keep failing and it holds ` +
+    'ANALYTICS_INBOX_MAX_EVENTS events (docs/analytics.md, "Write path").',
   request: {
     body: {
       required: true,
@@ -224,6 +226,11 @@ export function analyticsRoutes(recorder: AnalyticsRecorder) {
       if (error instanceof RecorderBusyError) {
         throw new ApiError('RATE_LIMITED', 'Analytics is busy; retry in a moment.', {
           headers: { 'Retry-After': '1' },
+        });
+      }
+      if (error instanceof InboxFullError) {
+        throw new ApiError('NOT_CONFIGURED', 'Analytics cannot store events right now; retry later.', {
+          headers: { 'Retry-After': String(L.inboxFullRetryAfterS) },
         });
       }
       throw error;
