@@ -195,6 +195,12 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
         })
       ).status,
     ).toBe(200);
+    // A context the track route would refuse is the client's input: logged, not as a warning.
+    expect(
+      app.logs.lines
+        .filter((l) => l.msg === 'analytics conversion not recorded')
+        .map((l) => [l.level, (l.err as { type?: string } | undefined)?.type]),
+    ).toEqual([[30, 'AnalyticsRefusal']]);
     expect(
       (
         await postLead(app, submission({ analyticsContext: { url: '/wizard' } }), {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { ClientOrigin } from '../../http/client-ip.ts';
 import { isBotAgent } from './bots.ts';
+import { AnalyticsRefusal } from './errors.ts';
 import { backlogWhileFailing, foldPending } from './fold.ts';
 import { type IngestDeps, ingestEvent } from './ingest.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
@@ -35,7 +36,8 @@ export const AnalyticsContext = z
     description:
       'Optional: the analytics visit context from the page (`agencyAnalytics.context()`, or the tracker’s hidden ' +
       'field `analyticsContext`, as an object or its JSON text). A genuine submission records a `lead` conversion on ' +
-      'that visit; nothing from the form itself enters analytics. Ignored when malformed.',
+      'that visit; nothing from the form itself enters analytics. Any other value is accepted and ignored (no ' +
+      'conversion): `null`, another type, a value over these limits.',
   });
 export type AnalyticsContextInput = z.infer<typeof AnalyticsContext>;
 
@@ -101,7 +103,10 @@ export function conversionRecorder(deps: IngestDeps & { db: Db }): ConversionRec
         );
         return true;
       } catch (error) {
-        logger.warn({ err: error, form }, 'analytics conversion not recorded');
+        // A context whose page or referrer the track route would refuse (a `mailto:` page) is the
+        // client's input, as a refused beacon is: not a warning.
+        const level = error instanceof AnalyticsRefusal ? 'info' : 'warn';
+        logger[level]({ err: error, form }, 'analytics conversion not recorded');
         return false;
       }
     },

@@ -58,9 +58,6 @@ export const FilterQuery = z.object(
   ) as Record<FilterName, z.ZodOptional<z.ZodString>>,
 );
 
-/** Filters whose value is a page: read as a tracked page is stored, so `/diseño` finds `/dise%C3%B1o`. */
-const PAGE_FILTERS = new Set<FilterName>(['page', 'entry_page', 'exit_page']);
-
 /** The filters given in a query (empty values ignored). */
 export function filtersOf(query: Partial<Record<FilterName, string | undefined>>): StatsFilters {
   const filters: StatsFilters = {};
@@ -69,10 +66,21 @@ export function filtersOf(query: Partial<Record<FilterName, string | undefined>>
     if (!value) continue;
     if (value === NONE) filters[name] = null;
     else if (name === 'country') filters[name] = value.toUpperCase();
-    else if (PAGE_FILTERS.has(name)) filters[name] = storedPage(value);
     else filters[name] = value;
   }
   return filters;
+}
+
+/**
+ * The values a page filter (`page`, `entry_page`, `exit_page`) matches: the value as given (what the
+ * report shows, and the dashboard sends back), and, for a path or an http(s) URL, the value read as a
+ * tracked page is stored (storedPage: `/diseño` is stored `/dise%C3%B1o`, a URL is its path). A
+ * value starting `//` is only itself: parsed, it would be a host (`//blog` would become `/`).
+ */
+export function pageFilterValues(value: string): string[] {
+  if (!/^(\/(?!\/)|https?:\/\/)/i.test(value)) return [value];
+  const stored = storedPage(value);
+  return stored === value ? [value] : [value, stored];
 }
 
 export const hasFilters = (filters: StatsFilters) => Object.keys(filters).length > 0;

@@ -87,6 +87,9 @@ async function foldAll(db: Db, logger: Logger, state: Folding): Promise<FoldResu
         continue;
       }
       folded += outcome.taken;
+      // A batch committed: the inbox drains, so the recorder takes events again now rather than
+      // once the whole backlog is folded.
+      state.backlog = null;
       reportUnreadable(logger, outcome.unreadable);
       if (outcome.taken < L.foldBatch) break;
       // On SQLite a fold runs on this thread: a whole turn of the event loop (timers, I/O: other

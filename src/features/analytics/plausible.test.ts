@@ -142,7 +142,7 @@ describe.each(engines)('track and stats over HTTP on %s', (engine) => {
     expect((await stats('?source=Hacker%20News')).body).toMatchObject({ visits: 1, pageviews: 3 });
   });
 
-  it('a page filter reads its value as a tracked page is stored: a readable path, or a URL, finds the page', async () => {
+  it('a page filter finds its page by the value the report shows, a readable path, or a URL', async () => {
     expect(
       (
         await send(
@@ -162,6 +162,22 @@ describe.each(engines)('track and stats over HTTP on %s', (engine) => {
     ]) {
       const { body } = await stats(query);
       expect([query, body.visits, body.pageviews]).toEqual([query, 1, 1]);
+    }
+    // The value as the report shows it finds its page too: one stored decoded (its phone number
+    // masked after decoding), and one starting `//` (parsed, it would be a host and the page `/`).
+    for (const [ip, url] of [
+      ['192.0.2.31', 'https://a.example/call/+57%20310%20777%208899/dise%C3%B1o'],
+      ['192.0.2.32', 'https://a.example//blog'],
+      ['192.0.2.33', 'https://a.example/'],
+    ] as const) {
+      expect((await send({ n: 'pageview', u: url, d: 'a.example' }, FIREFOX, ip)).status).toBe(202);
+    }
+    const pages = (await stats('?limit=100')).body.topPages as { page: string }[];
+    const shown = pages.map((p) => p.page).filter((page) => page.startsWith('/call/') || page === '//blog');
+    expect(shown).toHaveLength(2);
+    for (const page of shown) {
+      const { body } = await stats(`?page=${encodeURIComponent(page)}`);
+      expect([page, body.visits, body.pageviews]).toEqual([page, 1, 1]);
     }
   });
 

@@ -97,7 +97,11 @@ const trackRoute = createRoute({
       headers: RATE_LIMIT_HEADERS,
       content: { 'application/json': { schema: Accepted } },
     },
-    ...errorResponses(400, 413, { 415: 'UNSUPPORTED_MEDIA_TYPE: not one of the content types above' }, 429),
+    ...errorResponses(400, 413, { 415: 'UNSUPPORTED_MEDIA_TYPE: not one of the content types above' }, 429, {
+      503:
+        'NOT_CONFIGURED, with Retry-After: the database is briefly unavailable, or the inbox holds ' +
+        'ANALYTICS_INBOX_MAX_EVENTS events while its folds keep failing',
+    }),
   },
 });
 

@@ -211,7 +211,7 @@ const day = z
   .optional()
   .openapi({
     description:
-      'A UTC day `YYYY-MM-DD` (an ISO 8601 date-time with its offset, `Z` or `±hh:mm`, is accepted and reduced to ' +
+      'A UTC day `YYYY-MM-DD` (an ISO 8601 date-time with its offset, `Z`, `±hh:mm` or `±hhmm`, is accepted and reduced to ' +
       'its UTC day). Inclusive.',
     example: '2026-11-01',
   });

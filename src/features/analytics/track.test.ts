@@ -118,6 +118,8 @@ describe('track body rules', () => {
     // A fully qualified host (the root's dot) is the same host: grouped and compared as such.
     expect(referrerParts('https://www.bing.com./search?q=x', '/x', []).host).toBe('bing.com');
     expect(referrerParts('https://agency.example./a', '/x', ['agency.example']).host).toBeNull();
+    // A host that is nothing once bared is no referral (no empty-named row).
+    for (const bare of ['http://./x', 'http://www../']) expect(referrerParts(bare, '/x', []).host).toBeNull();
     expect(referrerParts('not a url', '/x', [])).toEqual({ referrer: null, host: null });
     // A host within a DNS name's length counts; a longer one is no host (and could not be a rollup key).
     const label = 'a'.repeat(61);

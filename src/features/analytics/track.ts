@@ -238,7 +238,9 @@ function referrerOf(
   // The parser neither bounds a host nor its labels: 2 000 distinct CJK characters become a 6 KB
   // punycode host, which as a rollup key failed the batch on PostgreSQL (index row too large).
   if (url.hostname.length > L.referrerHostLength) return { referrer: null, host: null };
-  const host = bareHost(url.hostname.toLowerCase());
+  // `http://www../` names no host once bared: no referral.
+  const host = bareHost(url.hostname.toLowerCase()) || null;
+  if (host === null) return { referrer: `${url.origin}${url.pathname}`, host: null };
   const internal =
     siteHosts.some((h) => bareHost(h) === host) || (pageHost !== null && bareHost(pageHost) === host);
   return { referrer: `${url.origin}${url.pathname}`, host: internal ? null : host };

@@ -1,6 +1,6 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type Db, engineOf } from '../../db/database.ts';
-import { FILTER_COLUMNS, type StatsFilters } from './filters.ts';
+import { FILTER_COLUMNS, pageFilterValues, type StatsFilters } from './filters.ts';
 import { topBy } from './rank.ts';
 import type { StatsRange } from './rollup-reads.ts';
 import { tierPlan, tierRows } from './rollup-tiers.ts';
@@ -158,8 +158,19 @@ export function visitCondition(range: StatsRange, filters: StatsFilters): Expres
  * neither engine turns it into a join that scans every event on the page, of all time.
  */
 export function pageCondition(page: string | null): RawBuilder<unknown> {
-  return sql`(select 1 from analytics_events e2 where e2.visit_id = v.id and e2.page = ${page ?? ''} limit 1) is not null`;
+  return sql`(select 1 from analytics_events e2 where e2.visit_id = v.id and ${valueIn(sql.ref('e2.page'), page === null ? [''] : pageFilterValues(page))} limit 1) is not null`;
 }
+
+function valueIn(
+  column: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+  values: string[],
+): RawBuilder<unknown> {
+  return values.length === 1
+    ? sql`${column} = ${values[0]}`
+    : sql`${column} in (${sql.join(values.map((value) => sql`${value}`))})`;
+}
+
+const PAGE_COLUMNS = new Set<string>(['entry_page', 'exit_page']);
 
 /** The conditions of the filters on the visit's own columns (alias `v`); `page` is not one. */
 export function columnConditions(filters: StatsFilters): RawBuilder<unknown>[] {
@@ -167,9 +178,9 @@ export function columnConditions(filters: StatsFilters): RawBuilder<unknown>[] {
   for (const [name, value] of Object.entries(filters) as [keyof typeof FILTER_COLUMNS, string | null][]) {
     const column = FILTER_COLUMNS[name];
     if (column === null) continue;
-    parts.push(
-      value === null ? sql`${sql.ref(`v.${column}`)} is null` : sql`${sql.ref(`v.${column}`)} = ${value}`,
-    );
+    const ref = sql.ref(`v.${column}`);
+    if (value === null) parts.push(sql`${ref} is null`);
+    else parts.push(valueIn(ref, PAGE_COLUMNS.has(column) ? pageFilterValues(value) : [value]));
   }
   return parts;
 }

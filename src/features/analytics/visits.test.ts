@@ -152,6 +152,29 @@ describe.each(engines)('visits on %s', (engine) => {
     expect(stats.visits).toBe(2);
   });
 
+  it('a visit a conversion started counted no referral: its first other event with that referrer is the arrival', async () => {
+    await fresh();
+    const google = 'https://www.google.com/';
+    await writeBatch(
+      db,
+      [
+        tracked({
+          at: '2026-03-01T10:00:00Z',
+          type: 'lead',
+          page: '/contact',
+          referrer: google,
+          conversion: true,
+        }),
+        tracked({ at: '2026-03-01T10:01:00Z', page: '/thanks', referrer: google }),
+        tracked({ at: '2026-03-01T10:02:00Z', page: '/more', referrer: google }),
+      ],
+      0,
+    );
+    const stats = await readAnalyticsStats(db, day, 10);
+    expect(stats.topReferrers).toEqual([{ referrer: 'google.com', count: 1 }]);
+    expect(stats.visits).toBe(1);
+  });
+
   it('a visit ends at UTC midnight: the daily hash cannot carry it into the next day', async () => {
     await fresh();
     await writeBatch(

@@ -114,6 +114,7 @@ function startVisit(event: TrackedEvent, newVisitor: boolean): VisitRow {
  * its `referrer_host` is cleared, so top referrers count the visit's referral once. Plausible's
  * tracker sends the landing page's referrer with every event (its SPA page views, custom events,
  * outbound clicks); a visitor back from the same site within the visit is the same arrival too.
+ * Only the arrival's host is known to the visit: another site's, sent again, counts each time.
  */
 export function applyToVisits(
   events: TrackedEvent[],
@@ -141,7 +142,13 @@ export function applyToVisits(
       visit = startVisit(event, newVisitors.delete(key));
       changes.set(visit.id, { before: null, after: visit });
       current.set(key, visit);
-    } else if (e.referrer_host !== null && e.referrer_host === visit.referrer_host) {
+    } else if (
+      e.referrer_host !== null &&
+      e.referrer_host === visit.referrer_host &&
+      // A visit a conversion started counted no referral (its form's is not one): the first
+      // other event with that referrer is the arrival.
+      visit.events > visit.conversions
+    ) {
       e.referrer_host = null;
     }
     // A late event (another instance's clock, a queued beacon) keeps the visit's end where it is.
