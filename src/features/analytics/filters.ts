@@ -63,10 +63,7 @@ export function filtersOf(query: Partial<Record<FilterName, string | undefined>>
   const filters: StatsFilters = {};
   for (const name of FILTER_NAMES) {
     const value = query[name]?.trim();
-    if (!value) continue;
-    if (value === NONE) filters[name] = null;
-    else if (name === 'country') filters[name] = value.toUpperCase();
-    else filters[name] = value;
+    if (value) filters[name] = value === NONE ? null : name === 'country' ? value.toUpperCase() : value;
   }
   return filters;
 }
