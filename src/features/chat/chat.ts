@@ -47,6 +47,19 @@ function toChatEvent(event: AgentEvent): ChatEvent {
   }
 }
 
+let lastStamp = 0;
+
+/**
+ * A message's `created_at`: the time, but always after the last one this process gave, so that a
+ * session's messages sort as they were stored (history orders by it) even when a question arrives
+ * within the millisecond its previous answer was stored (an agent that answers at once, a widget
+ * that asks on its own). Another instance's clock is not ordered by it.
+ */
+function messageStamp(): number {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return lastStamp;
+}
+
 /**
  * One question answered: the agent's events are passed on as they arrive; the question is stored
  * while the agent works (not before: the first token must not wait on the database) and the final
@@ -58,12 +71,11 @@ export async function answerQuestion(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<void> {
-  const askedAt = Date.now();
   const questionStored = persist(ctx, {
     sessionId: question.sessionId,
     role: 'user',
     content: question.query,
-    createdAt: askedAt,
+    createdAt: messageStamp(),
   });
   let outcome: AgentEvent['type'] | 'disconnected' = 'disconnected';
   try {
@@ -78,8 +90,7 @@ export async function answerQuestion(
           role: 'assistant',
           content: event.content,
           metadata: event.metadata,
-          // Strictly after the question, so the two sort in order even within one millisecond.
-          createdAt: Math.max(Date.now(), askedAt + 1),
+          createdAt: messageStamp(),
         });
       }
       if (!delivered) break;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type StandInAgent,
   startStandInAgent,
@@ -302,6 +302,27 @@ describe('chat relay to a WebSocket sales agent', () => {
     await expect(stream.next()).rejects.toThrow();
     const code = await agent.connections[before]!.closed;
     expect(code).toBe(1001);
+  });
+
+  it('a question asked within the millisecond its previous answer was stored sorts after it', async () => {
+    const sessionId = newSession();
+    // The clock stands still: every message of the exchange is stored in one millisecond.
+    const now = vi.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-11-27T12:00:00Z'));
+    try {
+      await readSse(await ask(server, { sessionId, query: 'First?' }));
+      await readSse(await ask(server, { sessionId, query: 'Second?' }));
+    } finally {
+      now.mockRestore();
+    }
+    const body = (await (await history(server, sessionId)).json()) as {
+      messages: { role: string; content: string }[];
+    };
+    expect(body.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'First?'],
+      ['assistant', 'Hello there'],
+      ['user', 'Second?'],
+      ['assistant', 'Hello there'],
+    ]);
   });
 
   it('stores the question and the final answer, and serves them as the history', async () => {
