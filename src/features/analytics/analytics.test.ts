@@ -189,6 +189,42 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     expect(row.title).toBe(title);
   });
 
+  it('records a page whose address is long (an ad click id): its path cut to the limit, UTM tags read', async () => {
+    const clickId = 'x'.repeat(2 * L.pageLength);
+    const longPath = `/${'p'.repeat(L.pageLength + 100)}`;
+    for (const body of [
+      { url: `https://agency.example/landing?utm_source=ads&utm_campaign=click-id&gclid=${clickId}` },
+      { page: `https://agency.example${longPath}?utm_campaign=click-id` },
+      { page: '/landing', referrer: `https://www.bing.com/${'r'.repeat(2 * L.referrerLength)}?q=x` },
+    ]) {
+      // A visitor of its own: its visit arrives with the campaign.
+      const res = await track(server, JSON.stringify(body), {
+        'Content-Type': 'text/plain',
+        'X-Forwarded-For': '203.0.113.77',
+      });
+      expect(res.status).toBe(202);
+    }
+    const rows = await (await stored(server))
+      .selectFrom('analytics_events')
+      .select(['page', 'referrer', 'utm_campaign'])
+      .where((eb) =>
+        eb.or([eb('utm_campaign', '=', 'click-id'), eb('referrer', 'like', 'https://www.bing.com/%')]),
+      )
+      .orderBy('created_at')
+      .execute();
+    expect(rows.map((r) => [r.page.length, r.utm_campaign, r.referrer?.length ?? null])).toEqual([
+      ['/landing'.length, 'click-id', null],
+      [L.pageLength, 'click-id', null],
+      ['/landing'.length, null, L.referrerLength],
+    ]);
+    const report = await stats(server, '?utm_campaign=click-id');
+    expect(report.topPages).toEqual([
+      { page: '/landing', count: 2 },
+      { page: `/${'p'.repeat(L.pageLength - 1)}`, count: 1 },
+    ]);
+    expect((await stats(server)).topReferrers).toContainEqual({ referrer: 'bing.com', count: 1 });
+  });
+
   it('looks a public IP up in the local database and never stores the IP', async () => {
     const res = await track(server, JSON.stringify({ page: '/from-us' }), {
       'Content-Type': 'text/plain',

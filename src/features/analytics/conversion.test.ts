@@ -213,7 +213,7 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
 
   it('a malformed context of any kind is ignored on every form: the form is sent, no conversion recorded', async () => {
     const before = (await stats()).conversions;
-    const tooLong = `https://agency.example/offer?fbclid=${'x'.repeat(L.pageLength)}`;
+    const tooLong = `https://agency.example/offer?fbclid=${'x'.repeat(L.urlLength)}`;
     const malformed: unknown[] = [
       null,
       5,
@@ -226,7 +226,7 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
       { url: 'https://agency.example/offer', referrer: 5 },
       { url: tooLong },
       JSON.stringify({ url: tooLong }),
-      'x'.repeat(L.pageLength + L.referrerLength + 65),
+      'x'.repeat(2 * L.urlLength + 65),
     ];
     for (const [i, analyticsContext] of malformed.entries()) {
       const headers = client(`198.51.100.${40 + i}`, CHROME);
@@ -247,6 +247,29 @@ describe.each(engines)('leads and contact-us messages as conversions on %s', (en
       expect([i, lead.status, support.status, message.status]).toEqual([i, 200, 200, 201]);
     }
     expect((await stats()).conversions).toBe(before);
+  });
+
+  it('a page address with a long click id (over the path limit) records its conversion on its path', async () => {
+    const before = (await stats('?utm_campaign=longclick')).conversions;
+    const url = `https://agency.example/offer?utm_campaign=longclick&gclid=${'x'.repeat(2 * L.pageLength)}`;
+    const referrer = `https://news.example/${'a'.repeat(2 * L.referrerLength)}?q=1`;
+    const visitor = client('198.51.100.12', CHROME);
+    expect((await contact(visitor, { url, referrer })).status).toBe(200);
+    expect((await contact(client('198.51.100.13', CHROME), JSON.stringify({ url }))).status).toBe(200);
+    const report = await stats('?utm_campaign=longclick');
+    expect(report.conversions).toBe(before + 2);
+    expect(report.conversionsBy.byEntryPage).toContainEqual(expect.objectContaining({ page: '/offer' }));
+    const stored = await app.deps.db
+      .selectFrom('analytics_events')
+      .select(['page', 'referrer', 'utm_campaign'])
+      .where('utm_campaign', '=', 'longclick')
+      .execute();
+    expect(stored).toHaveLength(2);
+    expect(stored[0]).toMatchObject({ page: '/offer', utm_campaign: 'longclick' });
+    const referrers = stored.map((row) => row.referrer).filter((r) => r !== null);
+    expect(referrers).toEqual([
+      `https://news.example/${'a'.repeat(L.referrerLength - 'https://news.example/'.length)}`,
+    ]);
   });
 
   it('a conversion is no second referral: the referrer its form carries counts once, filtered or not', async () => {

@@ -13,11 +13,11 @@ import { CONVERSION_TYPE, validateTrack } from './track.ts';
 import { VisitorHasher } from './visitor-hash.ts';
 
 const ContextObject = z.object({
-  url: z.string().min(1).max(L.pageLength).openapi({
+  url: z.string().min(1).max(L.urlLength).openapi({
     description: 'The page the form was sent from (`location.href`; only its path and UTM tags are kept).',
     example: 'https://agency.example/contact?utm_campaign=spring',
   }),
-  referrer: z.string().max(L.referrerLength).nullish().openapi({
+  referrer: z.string().max(L.urlLength).nullish().openapi({
     description: 'The referrer the visit arrived with.',
     example: 'https://www.google.com/',
   }),
@@ -29,7 +29,7 @@ const ContextObject = z.object({
  * malformed one (null, another type, a value too long) is read as none: the form is sent all the
  * same (a site passes null when a blocker kept the tracker away; a page's address can be long).
  */
-const ContextInput = z.union([ContextObject, z.string().max(L.pageLength + L.referrerLength + 64)]);
+const ContextInput = z.union([ContextObject, z.string().max(2 * L.urlLength + 64)]);
 export const AnalyticsContext = z
   .preprocess((value) => (ContextInput.safeParse(value).success ? value : undefined), ContextInput.optional())
   .openapi({

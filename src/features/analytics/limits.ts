@@ -3,7 +3,15 @@ export const ANALYTICS_LIMITS = {
   /** Largest track body read (JSON, text/plain or form); larger → 413. */
   trackBodyBytes: 8 * 1024,
   typeLength: 64,
+  /**
+   * Longest page (or `url`) and referrer taken as sent. Only their paths are kept (cut to pageLength
+   * and referrerLength), so the query string may be long (ad click ids, a search's state): bounded
+   * by the body's own limit rather than refused, which would lose the page view.
+   */
+  urlLength: 8 * 1024,
+  /** Longest page path kept (a longer one is cut). */
   pageLength: 2048,
+  /** Longest referrer kept (origin and path; a longer one is cut). */
   referrerLength: 2048,
   /**
    * Longest referrer host name (a DNS name's limit) counted in top referrers; a longer one is no real

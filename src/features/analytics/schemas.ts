@@ -85,7 +85,7 @@ const pageAddress = (description: string, example: string) =>
     .string()
     .trim()
     .min(1)
-    .max(L.pageLength)
+    .max(L.urlLength)
     .refine(isPageAddress, PAGE_ADDRESS_RULE)
     .optional()
     .openapi({ description, example });
@@ -107,7 +107,7 @@ export const TrackBody = z
         example: 'page_view',
       }),
     page: pageAddress(
-      'The page: a path (`/pricing`) or an http(s) URL. Only the path is kept; the query string and fragment are dropped (they often carry personal data).',
+      `The page: a path (\`/pricing\`) or an http(s) URL, at most ${L.urlLength} characters. Only the path is kept (cut to ${L.pageLength} characters); the query string (read for UTM tags) and fragment are dropped (they often carry personal data).`,
       '/pricing',
     ),
     url: pageAddress(
@@ -115,8 +115,8 @@ export const TrackBody = z
       'https://agency.example/pricing?utm_source=x',
     ),
     referrer: optionalText(
-      L.referrerLength,
-      `document.referrer; kept without query string; counted by host in top referrers (internal referrers are not counted). Ignored unless an http(s) URL whose host has at most ${L.referrerHostLength} characters.`,
+      L.urlLength,
+      `document.referrer; kept without query string (origin and path, cut to ${L.referrerLength} characters); counted by host in top referrers (internal referrers are not counted). Ignored unless an http(s) URL whose host has at most ${L.referrerHostLength} characters.`,
       'https://www.google.com/',
     ),
     title: optionalText(L.titleLength, 'Page title.', 'Pricing — Agency'),

@@ -162,7 +162,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     if (typeof value !== 'string') invalid(`${key}: must be a string`);
     const trimmed = value.trim();
     if (trimmed === '') invalid(`${key}: must not be empty`);
-    if (longerThan(trimmed, L.pageLength)) invalid(`${key}: must be at most ${L.pageLength} characters`);
+    if (longerThan(trimmed, L.urlLength)) invalid(`${key}: must be at most ${L.urlLength} characters`);
     if (!isPageAddress(trimmed)) invalid(`${key}: ${PAGE_ADDRESS_RULE}`);
     return trimmed;
   };
@@ -196,7 +196,7 @@ export function validateTrack(body: Record<string, unknown>): TrackInput {
     url,
     interactive: body.interactive as boolean | undefined,
     engagementMs,
-    referrer: optionalString(body, 'referrer', L.referrerLength),
+    referrer: optionalString(body, 'referrer', L.urlLength),
     title: optionalString(body, 'title', L.titleLength),
     properties,
     sessionId: optionalString(body, 'sessionId', L.sessionIdLength),
@@ -240,10 +240,12 @@ function referrerOf(
   if (url.hostname.length > L.referrerHostLength) return { referrer: null, host: null };
   // `http://www../` names no host once bared: no referral.
   const host = bareHost(url.hostname.toLowerCase()) || null;
-  if (host === null) return { referrer: `${url.origin}${url.pathname}`, host: null };
+  // Serialised, origin and path are ASCII (punycode, percent-encoding): cut anywhere.
+  const kept = `${url.origin}${url.pathname}`.slice(0, L.referrerLength);
+  if (host === null) return { referrer: kept, host: null };
   const internal =
     siteHosts.some((h) => bareHost(h) === host) || (pageHost !== null && bareHost(pageHost) === host);
-  return { referrer: `${url.origin}${url.pathname}`, host: internal ? null : host };
+  return { referrer: kept, host: internal ? null : host };
 }
 
 export interface TrackContext {
