@@ -1,5 +1,6 @@
 import { isTraceable } from '../../integrations/llm/offline/phrases.ts';
-import { isPlaceholder, sliceWhole, truncate } from '../../integrations/llm/offline/text.ts';
+import { isPlaceholder, truncate } from '../../integrations/llm/offline/text.ts';
+import { sliceWhole } from '../../text/slice-whole.ts';
 
 export { isPlaceholder };
 

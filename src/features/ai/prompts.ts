@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../integrations/llm/llm-client.ts';
-import { fold, foldForSearch, sliceWhole } from '../../integrations/llm/offline/text.ts';
+import { fold, foldForSearch } from '../../integrations/llm/offline/text.ts';
 import {
   AUDIENCES,
   INDUSTRIES,
@@ -11,6 +11,7 @@ import {
   STYLES,
 } from '../../integrations/llm/offline/vocabulary.ts';
 import type { SearchHit } from '../../search/search-index.ts';
+import { sliceWhole } from '../../text/slice-whole.ts';
 import { AI_LIMITS } from './limits.ts';
 import { PLANS } from './plans.ts';
 import { type RecommendFields, visitorMessage } from './schemas.ts';

@@ -8,7 +8,7 @@ import { RATE_LIMIT_HEADERS, RATE_LIMITED_HEADERS } from '../../http/error-respo
 import { ApiError, type ErrorCode, type ErrorEnvelopeOf } from '../../http/errors.ts';
 import { rateLimiter } from '../../http/rate-limit.ts';
 import { LlmError } from '../../integrations/llm/llm-client.ts';
-import { sliceWhole } from '../../integrations/llm/offline/text.ts';
+import { sliceWhole } from '../../text/slice-whole.ts';
 import { describeIssue } from '../../text/validation-message.ts';
 import { AI_LIMITS, AI_RATE } from './limits.ts';
 import {

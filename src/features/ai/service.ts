@@ -3,9 +3,9 @@ import type { LlmClient } from '../../integrations/llm/llm-client.ts';
 import type { offlineRecommend } from '../../integrations/llm/offline/engine.ts';
 import { offlineEngine } from '../../integrations/llm/offline/load.ts';
 import type { EngineModel } from '../../integrations/llm/offline/model.ts';
-import { sliceWhole } from '../../integrations/llm/offline/text.ts';
 import { parseModelJson } from '../../integrations/llm/parse-json.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
+import { sliceWhole } from '../../text/slice-whole.ts';
 import { AI_LIMITS } from './limits.ts';
 import {
   normalizeLocale,

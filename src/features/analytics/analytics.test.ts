@@ -225,6 +225,24 @@ describe.each(engines)('analytics over HTTP on %s (TRUST_PROXY=xff)', (engine) =
     expect((await stats(server)).topReferrers).toContainEqual({ referrer: 'bing.com', count: 1 });
   });
 
+  it('masks an address a cut would split: a long page or referrer is masked first, then cut', async () => {
+    const page = `/${'q'.repeat(L.pageLength - 8)}/alice@example.com`;
+    const referrer = `https://news.example/${'r'.repeat(L.referrerLength - 30)}/alice@example.com`;
+    const res = await track(server, JSON.stringify({ page, referrer }), {
+      'Content-Type': 'text/plain',
+      'X-Forwarded-For': '203.0.113.78',
+    });
+    expect(res.status).toBe(202);
+    const row = await (await stored(server))
+      .selectFrom('analytics_events')
+      .select(['page', 'referrer'])
+      .where('page', 'like', '/qqq%')
+      .executeTakeFirstOrThrow();
+    expect(row.page.length).toBeLessThanOrEqual(L.pageLength);
+    expect(row.referrer!.length).toBeLessThanOrEqual(L.referrerLength);
+    expect(`${row.page} ${row.referrer}`).not.toMatch(/alice/);
+  });
+
   it('looks a public IP up in the local database and never stores the IP', async () => {
     const res = await track(server, JSON.stringify({ page: '/from-us' }), {
       'Content-Type': 'text/plain',

@@ -1,4 +1,5 @@
 import { maskContactDetails } from '../../text/contact-details.ts';
+import { sliceWhole } from '../../text/slice-whole.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 
 /** A page given as a path is resolved against this placeholder (parsePage takes the path from it). */
@@ -29,8 +30,7 @@ export function parsePage(value: string): { path: string; host: string | null; s
   } catch {
     return { path: value.split(/[?#]/)[0] || '/', host: null, search: '' };
   }
-  const pathname = url.pathname || '/';
-  const path = pathname.length > L.pageLength ? pathname.slice(0, L.pageLength) : pathname;
+  const path = url.pathname || '/';
   const absolute = url.hostname !== RELATIVE_HOST && startsWithScheme(value);
   return { path, host: absolute ? url.hostname.toLowerCase() || null : hostOf(value), search: url.search };
 }
@@ -50,5 +50,13 @@ export function pagePath(value: string): string {
 
 /** A page as an event stores it: its path, contact details masked (what a page filter must match). */
 export function storedPage(value: string): string {
-  return maskContactDetails(pagePath(value));
+  return storedPath(pagePath(value));
+}
+
+/**
+ * A page's path as stored: contact details masked, then cut to pageLength (masked first, so that a
+ * cut never leaves part of an address the masking would no longer recognise).
+ */
+export function storedPath(path: string): string {
+  return sliceWhole(maskContactDetails(path), L.pageLength);
 }

@@ -5,10 +5,11 @@ import {
   maskContactDetailsIn,
   mayHoldContactDetails,
 } from '../../text/contact-details.ts';
+import { sliceWhole } from '../../text/slice-whole.ts';
 import { describeZodError } from '../../text/validation-message.ts';
 import { AnalyticsRefusal } from './errors.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
-import { parsePage } from './page.ts';
+import { parsePage, storedPath } from './page.ts';
 import { fromPlausible } from './plausible.ts';
 import {
   ENGAGEMENT_TIME_RULE,
@@ -240,8 +241,7 @@ function referrerOf(
   if (url.hostname.length > L.referrerHostLength) return { referrer: null, host: null };
   // `http://www../` names no host once bared: no referral.
   const host = bareHost(url.hostname.toLowerCase()) || null;
-  // Serialised, origin and path are ASCII (punycode, percent-encoding): cut anywhere.
-  const kept = `${url.origin}${url.pathname}`.slice(0, L.referrerLength);
+  const kept = `${url.origin}${url.pathname}`;
   if (host === null) return { referrer: kept, host: null };
   const internal =
     siteHosts.some((h) => bareHost(h) === host) || (pageHost !== null && bareHost(pageHost) === host);
@@ -339,8 +339,9 @@ export function buildEventRow(input: TrackInput, ctx: TrackContext): TrackedEven
   const row: AnalyticsEventRow = {
     id: uuidv7(ctx.now),
     type: maskContactDetails(input.type),
-    page: maskContactDetails(page.path),
-    referrer: maskContactDetailsIn(ref.referrer),
+    page: storedPath(page.path),
+    // Masked before it is cut, as the page (storedPath).
+    referrer: ref.referrer === null ? null : sliceWhole(maskContactDetails(ref.referrer), L.referrerLength),
     referrer_host: ref.host,
     title: maskContactDetailsIn(input.title),
     properties: input.properties ? propertiesText(input.properties) : null,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sliceWhole } from '../../../text/slice-whole.ts';
 import { type Dimension, TEXT } from './engine-text.ts';
 import { type Facts, pathText } from './facts.ts';
 import { wordFeatures } from './features.ts';
@@ -17,7 +18,7 @@ import { loadEngineModel, type StoredEngineModel } from './model-store.ts';
 import { contentWords, isSingleVerb, mentionsMoney, mentionsTime } from './phrases.ts';
 import { predictSections, type SectionPrediction } from './sections.ts';
 import type { Span } from './tagger.ts';
-import { fold, fragments, sliceWhole, trimLeadIn } from './text.ts';
+import { fold, fragments, trimLeadIn } from './text.ts';
 import type { Confidence, Language, PlanPath, RefineFields, SectionKey } from './vocabulary.ts';
 import { PATHS, SECTION_KEYS } from './vocabulary.ts';
 

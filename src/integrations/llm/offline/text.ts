@@ -1,3 +1,5 @@
+import { sliceWhole } from '../../../text/slice-whole.ts';
+
 /**
  * Text helpers of the offline engine. `fold` maps every character to exactly one character
  * (lower case, accents removed, anything but letters and digits → space), so an index found in the
@@ -96,17 +98,6 @@ export function trimLeadIn(text: string): string {
   }
   const trimmed = current.trim();
   return trimmed.length > 1 ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : text;
-}
-
-/**
- * The first `max` UTF-16 units of `text`, one fewer when the cut would split an astral character
- * (an emoji) in two: half of one is a lone surrogate, which is not text and which strict JSON
- * readers refuse.
- */
-export function sliceWhole(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 /** Cuts `text` to at most `max` characters, at a word boundary when one is near, with an ellipsis. */
