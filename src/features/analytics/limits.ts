@@ -9,7 +9,7 @@ export const ANALYTICS_LIMITS = {
    * by the body's own limit rather than refused, which would lose the page view.
    */
   urlLength: 8 * 1024,
-  /** Longest page path kept (a longer one is cut). */
+  /** Longest page path kept, in bytes of UTF-8 (a longer one is cut; see storedPath). */
   pageLength: 2048,
   /** Longest referrer kept (origin and path; a longer one is cut). */
   referrerLength: 2048,

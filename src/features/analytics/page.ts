@@ -1,5 +1,4 @@
 import { maskContactDetails } from '../../text/contact-details.ts';
-import { sliceWhole } from '../../text/slice-whole.ts';
 import { ANALYTICS_LIMITS as L } from './limits.ts';
 
 /** A page given as a path is resolved against this placeholder (parsePage takes the path from it). */
@@ -53,10 +52,20 @@ export function storedPage(value: string): string {
   return storedPath(pagePath(value));
 }
 
+const utf8 = new TextEncoder();
+
 /**
- * A page's path as stored: contact details masked, then cut to pageLength (masked first, so that a
- * cut never leaves part of an address the masking would no longer recognise).
+ * A page's path as stored: contact details masked, then cut to pageLength bytes of UTF-8. Masked
+ * first, so that a cut never leaves part of an address the masking would no longer recognise; cut in
+ * bytes because masking decodes the percent-encoding of a path that held an address (`/ñ/a@b.co`),
+ * and the path is part of an index entry, which PostgreSQL bounds in bytes. A path as the URL parser
+ * gives it is ASCII: its bytes are its characters.
  */
 export function storedPath(path: string): string {
-  return sliceWhole(maskContactDetails(path), L.pageLength);
+  const masked = maskContactDetails(path);
+  // Three bytes at most per UTF-16 unit: short enough without counting.
+  if (masked.length * 3 <= L.pageLength) return masked;
+  // encodeInto writes whole characters only: `read` units of the text fit.
+  const { read } = utf8.encodeInto(masked, new Uint8Array(L.pageLength));
+  return masked.slice(0, read);
 }
