@@ -57,8 +57,9 @@ const utf8 = new TextEncoder();
 /**
  * A page's path as stored: contact details masked, then cut to pageLength bytes of UTF-8. Masked
  * first, so that a cut never leaves part of an address the masking would no longer recognise; cut in
- * bytes because masking decodes the percent-encoding of a path that held an address (`/ñ/a@b.co`),
- * and the path is part of an index entry, which PostgreSQL bounds in bytes. A path as the URL parser
+ * bytes because masking decodes the percent-encoding of a path that held an encoded address
+ * (`/%C3%B1/ana%40b%2Eco` is kept as `/ñ/[email]`), and the path is part of an index entry, which
+ * PostgreSQL bounds in bytes. A path as the URL parser
  * gives it is ASCII: its bytes are its characters.
  */
 export function storedPath(path: string): string {
