@@ -9,6 +9,8 @@ export interface SmtpStandIn {
   messages: (ParsedMail & { envelopeTo: string[] })[];
   /** User names of the AUTH attempts it received (with `auth`). */
   logins: string[];
+  /** Errors of its connections other than a sender going away (ECONNRESET, EPIPE). */
+  connectionErrors: Error[];
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startSmtpStandIn(
   const messages: SmtpStandIn['messages'] = [];
   const logins: string[] = [];
   const closed = new Set<string>();
+  const connectionErrors: Error[] = [];
   const { auth } = options;
   const server = new SMTPServer({
     authOptional: !auth,
@@ -76,7 +79,16 @@ export async function startSmtpStandIn(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // A sender that goes away within a message (an instance a test kills) is an error of that
+  // connection, which smtp-server emits on the server: unheard, it would be an uncaught exception in
+  // the test process. The message is not kept (see onClose), which is what the tests check.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') connectionErrors.push(error);
   });
   const actual = (server.server.address() as AddressInfo).port;
   return {
@@ -84,6 +96,7 @@ export async function startSmtpStandIn(
     url: `smtp://${options.host ?? '127.0.0.1'}:${actual}`,
     messages,
     logins,
+    connectionErrors,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
